@@ -1,0 +1,58 @@
+// File: sim/platform/hardware_spec.h
+// Plain data describing a machine: GPUs, hosts, switches and the links between them. The scenario
+// loader fills it from a preset YAML (scenarios/hardware/*.yaml) plus inline overrides; SimPlatform
+// builds its topology and capacities from it. Units are in the field names.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace parallax {
+
+struct GpuSpec {
+  std::string model;             // e.g. "H100-SXM5"
+  int sms = 0;                   // streaming multiprocessors
+  double peak_flops = 0;         // dense bf16/fp16 tensor FLOP/s of the whole GPU
+  double hbm_Bps = 0;            // device-memory bandwidth, bytes/s
+  int64_t memory_bytes = 0;      // device-memory capacity
+  int copy_engines = 2;          // concurrent DMA copies; each direction is one constraint
+  double copy_engine_Bps = 0;    // per copy engine; 0 = unbounded (the link decides)
+  double kernel_launch_s = 0;    // fixed delay before a kernel starts
+};
+
+enum class NodeKind { gpu, host, pcie_switch, nvswitch, nic, network_switch };
+enum class LinkKind { nvlink, pcie, network, other };
+
+struct NodeSpec {
+  std::string name;  // unique; GPUs are "gpu<i>", hosts "host<i>" (or "host" for the only one)
+  NodeKind kind = NodeKind::network_switch;
+};
+
+struct LinkSpec {
+  std::string a, b;           // node names
+  LinkKind kind = LinkKind::other;
+  double bandwidth_Bps = 0;   // per direction when full duplex; total when half duplex
+  double latency_s = 0;       // pure delay added to a route's latency
+  bool full_duplex = true;    // each direction has its own capacity
+};
+
+struct HostSpec {
+  int64_t memory_bytes = 0;
+};
+
+struct HardwareSpec {
+  std::string name;                 // preset name, e.g. "dgx-h100"
+  std::string description;
+  std::vector<std::string> sources; // where each figure comes from (REFERENCE.md sections, URLs)
+  std::vector<GpuSpec> gpus;        // index = GPU id; node name "gpu<i>"
+  std::vector<HostSpec> hosts;      // index = host id; node name "host<i>"
+  std::vector<NodeSpec> switches;   // every node that is neither a GPU nor a host
+  std::vector<LinkSpec> links;
+};
+
+// Node names of GPUs and hosts, in one place.
+inline std::string gpu_node_name(int i) { return "gpu" + std::to_string(i); }
+inline std::string host_node_name(int i) { return "host" + std::to_string(i); }
+
+}  // namespace parallax

@@ -1,0 +1,23 @@
+// File: sim/scenario/input_error.cpp
+#include "sim/scenario/input_error.h"
+
+#include <fmt/format.h>
+
+namespace parallax {
+
+namespace {
+std::string format_error(const SourceLocation& w, const std::string& message) {
+  if (w.line > 0 && w.column > 0) return fmt::format("{}:{}:{}: {}", w.file, w.line, w.column, message);
+  if (w.line > 0) return fmt::format("{}:{}: {}", w.file, w.line, message);
+  if (!w.file.empty()) return fmt::format("{}: {}", w.file, message);
+  return message;
+}
+}  // namespace
+
+InputError::InputError(SourceLocation where, std::string key, std::string message)
+    : std::runtime_error(format_error(where, message)),
+      where_(std::move(where)),
+      key_(std::move(key)),
+      message_(std::move(message)) {}
+
+}  // namespace parallax

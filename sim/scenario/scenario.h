@@ -1,0 +1,57 @@
+// File: sim/scenario/scenario.h
+// A scenario, typed: the machine (a resolved HardwareSpec), the workload, the seed and what to
+// write. Produced by load_scenario() from YAML; consumed by tools/ and the workloads. Units are in
+// the field names; times are engine Time.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/engine/sim_time.h"
+#include "sim/platform/hardware_spec.h"
+
+namespace parallax {
+
+// One point-to-point transfer. Endpoints are node names: "gpu3", "host0".
+struct TransferSpec {
+  std::string src, dst;
+  int64_t bytes = 0;
+  Time start;
+  std::string name;  // optional label
+};
+
+// A collective over a group of GPUs (ids in ring order).
+struct CollectiveSpec {
+  std::string op = "all_reduce";  // all_reduce | all_gather | reduce_scatter
+  std::string algo = "ring";
+  std::vector<int> group;
+  int64_t bytes = 0;
+  Time start;
+  std::string name;
+};
+
+// workload.kind == "transfers": inline transfers, transfers from a CSV file, and collectives.
+struct TransferWorkloadSpec {
+  std::vector<TransferSpec> transfers;  // inline ones first, then the CSV rows, in file order
+  std::string transfers_csv;            // path as resolved (relative to the scenario file)
+  std::vector<CollectiveSpec> collectives;
+};
+
+struct OutputSpec {
+  bool activities_csv = true;  // activities.csv, one row per activity
+  bool trace = true;           // trace.json (Perfetto)
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::string source;  // file the scenario came from ("<embedded quickstart>" for the default)
+  uint64_t seed = 1;
+  HardwareSpec hardware;
+  std::string workload_kind;  // "transfers" (other systems add theirs)
+  TransferWorkloadSpec transfers;
+  OutputSpec output;
+};
+
+}  // namespace parallax

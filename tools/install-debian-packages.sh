@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages parallax builds with (see README). Uses sudo when not root.
+set -eu
+pkgs=(g++ meson ninja-build pkg-config python3 libyaml-cpp-dev libeigen3-dev libfmt-dev libboost-dev
+      libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev)
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${pkgs[@]}"

@@ -1,0 +1,207 @@
+// File: sim/platform/flow_solver_test.cpp
+// Max-min cases small enough to solve by hand (the expected shares are in each comment), then
+// invariants on random systems: no capacity exceeded, every active flow has a positive rate, and
+// the allocation is max-min fair (every flow is bottlenecked: it sits on a saturated constraint
+// where no other flow gets more, or it runs at its own bound).
+#include "sim/platform/flow_solver.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <vector>
+
+#include "sim/engine/random_streams.h"
+
+namespace parallax {
+namespace {
+
+constexpr double kGB = 1e9;
+
+FlowId start1(FlowSolver& s, std::vector<FlowElement> els, double amount, uint64_t tag,
+              double bound = FlowSolver::kUnbounded) {
+  return s.start(s.make_class(els, bound), amount, tag, Time::zero());
+}
+
+// One link of 10 GB/s, three flows: 10/3 each.
+TEST(FlowSolver, SingleBottleneckSharesEqually) {
+  FlowSolver s;
+  ConstraintId l = s.add_constraint(10 * kGB);
+  FlowId a = start1(s, {{l, 1}}, 1e9, 1);
+  FlowId b = start1(s, {{l, 1}}, 1e9, 2);
+  FlowId c = start1(s, {{l, 1}}, 1e9, 3);
+  s.solve(Time::zero());
+  for (FlowId f : {a, b, c}) EXPECT_DOUBLE_EQ(s.rate(f), 10 * kGB / 3);
+  EXPECT_NEAR(s.usage(l), 10 * kGB, 1);
+}
+
+// Link A (10) carries f1, f2; link B (4) carries f2, f3.
+// B saturates first: f2 = f3 = 2. Then A: f1 = 10 - 2 = 8.
+TEST(FlowSolver, TwoBottlenecks) {
+  FlowSolver s;
+  ConstraintId A = s.add_constraint(10 * kGB), B = s.add_constraint(4 * kGB);
+  FlowId f1 = start1(s, {{A, 1}}, 1e9, 1);
+  FlowId f2 = start1(s, {{A, 1}, {B, 1}}, 1e9, 2);
+  FlowId f3 = start1(s, {{B, 1}}, 1e9, 3);
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(f1), 8 * kGB);
+  EXPECT_DOUBLE_EQ(s.rate(f2), 2 * kGB);
+  EXPECT_DOUBLE_EQ(s.rate(f3), 2 * kGB);
+}
+
+// Parking lot: links L1..L3 of capacity 1; the long flow crosses all three, one short flow on
+// each link. Every link has two flows: all four get 1/2.
+// With L2 at capacity 3 instead: L1 and L3 saturate at 1/2 (long, s1, s3 = 1/2), then s2 = 3 - 1/2.
+TEST(FlowSolver, ParkingLot) {
+  FlowSolver s;
+  ConstraintId L1 = s.add_constraint(1), L2 = s.add_constraint(1), L3 = s.add_constraint(1);
+  FlowId lg = start1(s, {{L1, 1}, {L2, 1}, {L3, 1}}, 10, 0);
+  FlowId s1 = start1(s, {{L1, 1}}, 10, 1);
+  FlowId s2 = start1(s, {{L2, 1}}, 10, 2);
+  FlowId s3 = start1(s, {{L3, 1}}, 10, 3);
+  s.solve(Time::zero());
+  for (FlowId f : {lg, s1, s2, s3}) EXPECT_DOUBLE_EQ(s.rate(f), 0.5);
+  s.set_capacity(L2, 3);
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(lg), 0.5);
+  EXPECT_DOUBLE_EQ(s.rate(s1), 0.5);
+  EXPECT_DOUBLE_EQ(s.rate(s3), 0.5);
+  EXPECT_DOUBLE_EQ(s.rate(s2), 2.5);
+}
+
+// A bound below the fair share: capacity 10, flows bounded at 1 and unbounded: 1 and 9.
+TEST(FlowSolver, BoundBelowFairShare) {
+  FlowSolver s;
+  ConstraintId l = s.add_constraint(10);
+  FlowId a = start1(s, {{l, 1}}, 100, 1, 1.0);
+  FlowId b = start1(s, {{l, 1}}, 100, 2);
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(a), 1);
+  EXPECT_DOUBLE_EQ(s.rate(b), 9);
+}
+
+// Weights: a kernel that needs 2 units of HBM per unit of rate and a copy needing 1, on a
+// capacity of 9: both at level x with 2x + x = 9 -> x = 3.
+TEST(FlowSolver, ConsumptionWeights) {
+  FlowSolver s;
+  ConstraintId hbm = s.add_constraint(9);
+  FlowId k = start1(s, {{hbm, 2}}, 100, 1);
+  FlowId c = start1(s, {{hbm, 1}}, 100, 2);
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(k), 3);
+  EXPECT_DOUBLE_EQ(s.rate(c), 3);
+}
+
+// Completion times: two 1 GB flows on 1 GB/s start together; the second, 2 GB, starts with it.
+// Both run at 0.5 GB/s until the 1 GB one ends at t = 2 s; the other has 1 GB left, alone at
+// 1 GB/s: it ends at 3 s.
+TEST(FlowSolver, CompletionTimesFollowRateChanges) {
+  FlowSolver s;
+  ConstraintId l = s.add_constraint(kGB);
+  FlowClassId k = s.make_class(std::vector<FlowElement>{{l, 1}});
+  s.start(k, 1e9, 1, Time::zero());
+  s.start(k, 2e9, 2, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_EQ(s.next_completion(), Time::seconds(2));
+  std::vector<uint64_t> done;
+  s.collect_completed(s.next_completion(), done);
+  EXPECT_EQ(done, (std::vector<uint64_t>{1}));
+  s.solve(Time::seconds(2));
+  EXPECT_EQ(s.next_completion(), Time::seconds(3));
+  done.clear();
+  s.collect_completed(Time::seconds(3), done);
+  EXPECT_EQ(done, (std::vector<uint64_t>{2}));
+  EXPECT_EQ(s.active_flows(), 0u);
+  EXPECT_EQ(s.next_completion(), Time::max());
+}
+
+TEST(FlowSolver, CancelFreesTheShare) {
+  FlowSolver s;
+  ConstraintId l = s.add_constraint(kGB);
+  FlowId a = start1(s, {{l, 1}}, 1e9, 1);
+  FlowId b = start1(s, {{l, 1}}, 1e9, 2);
+  s.solve(Time::zero());
+  EXPECT_TRUE(s.cancel(a, Time::seconds(1)));   // b has 0.5 GB left
+  EXPECT_FALSE(s.cancel(a, Time::seconds(1)));
+  s.solve(Time::seconds(1));
+  EXPECT_DOUBLE_EQ(s.rate(b), kGB);
+  EXPECT_EQ(s.next_completion(), Time::seconds(1.5));
+}
+
+// Only the touched component is re-solved: flows on disjoint links do not join the solve.
+TEST(FlowSolver, SelectiveResolveTouchesOnlyTheComponent) {
+  FlowSolver s;
+  std::vector<ConstraintId> links;
+  for (int i = 0; i < 100; ++i) links.push_back(s.add_constraint(1));
+  for (int i = 0; i < 100; ++i) start1(s, {{links[i], 1}}, 1, i);
+  s.solve(Time::zero());
+  const uint64_t before = s.classes_solved();
+  start1(s, {{links[7], 1}}, 1, 1000);
+  s.solve(Time::zero());
+  EXPECT_EQ(s.classes_solved() - before, 2u);
+}
+
+TEST(FlowSolver, RejectsBadInput) {
+  FlowSolver s;
+  EXPECT_THROW(s.add_constraint(-1), std::invalid_argument);
+  ConstraintId l = s.add_constraint(1);
+  EXPECT_THROW(s.make_class(std::vector<FlowElement>{{l, 0}}), std::invalid_argument);
+  EXPECT_THROW(s.make_class(std::vector<FlowElement>{{99, 1}}), std::invalid_argument);
+  EXPECT_THROW(s.make_class(std::vector<FlowElement>{}), std::invalid_argument);
+  FlowClassId k = s.make_class(std::vector<FlowElement>{{l, 1}});
+  EXPECT_THROW(s.start(k, 0, 1, Time::zero()), std::invalid_argument);
+}
+
+// Random systems: check the max-min optimality conditions directly.
+TEST(FlowSolver, RandomSystemsAreMaxMinFair) {
+  RandomStream rng(12345);
+  for (int trial = 0; trial < 200; ++trial) {
+    FlowSolver s;
+    const int nc = 1 + static_cast<int>(rng.uniform_int(12));
+    std::vector<ConstraintId> cs;
+    for (int i = 0; i < nc; ++i) cs.push_back(s.add_constraint(rng.uniform(0.5, 20)));
+    struct F { FlowId id; std::vector<FlowElement> els; double bound; };
+    std::vector<F> flows;
+    const int nf = 1 + static_cast<int>(rng.uniform_int(30));
+    for (int i = 0; i < nf; ++i) {
+      std::vector<FlowElement> els;
+      for (int c = 0; c < nc; ++c)
+        if (rng.uniform01() < 0.3) els.push_back({cs[c], rng.uniform01() < 0.7 ? 1.0 : rng.uniform(0.2, 3)});
+      double bound = rng.uniform01() < 0.2 ? rng.uniform(0.1, 5) : FlowSolver::kUnbounded;
+      if (els.empty()) bound = rng.uniform(0.1, 5);
+      flows.push_back({start1(s, els, 1e3, i, bound), els, bound});
+    }
+    // Also cancel a few, to exercise the swap-remove bookkeeping.
+    for (size_t i = 0; i < flows.size(); i += 7) s.cancel(flows[i].id, Time::zero());
+    s.solve(Time::zero());
+    std::map<ConstraintId, double> used;
+    for (size_t i = 0; i < flows.size(); ++i) {
+      if (i % 7 == 0) continue;
+      for (auto& e : flows[i].els) used[e.constraint] += e.weight * s.rate(flows[i].id);
+    }
+    for (ConstraintId c : cs) {
+      ASSERT_LE(used[c], s.capacity(c) * (1 + 1e-9)) << "trial " << trial;
+      ASSERT_NEAR(used[c], s.usage(c), 1e-9 * (1 + s.capacity(c))) << "trial " << trial;
+    }
+    for (size_t i = 0; i < flows.size(); ++i) {
+      if (i % 7 == 0) continue;
+      const double r = s.rate(flows[i].id);
+      ASSERT_GT(r, 0) << "trial " << trial;
+      if (r >= flows[i].bound * (1 - 1e-9)) continue;  // at its bound
+      bool bottlenecked = false;
+      for (auto& e : flows[i].els) {
+        if (used[e.constraint] < s.capacity(e.constraint) * (1 - 1e-9)) continue;
+        bool is_max = true;
+        for (size_t j = 0; j < flows.size(); ++j) {
+          if (j % 7 == 0) continue;
+          for (auto& e2 : flows[j].els)
+            if (e2.constraint == e.constraint && s.rate(flows[j].id) > r * (1 + 1e-9)) is_max = false;
+        }
+        if (is_max) bottlenecked = true;
+      }
+      ASSERT_TRUE(bottlenecked) << "trial " << trial << " flow " << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace parallax

@@ -1,0 +1,52 @@
+// File: sim/report/atomic_file.h
+// Writes an output file so that readers see either the old file or the complete new one, never a
+// partial write: the bytes go to NAME.tmp.<pid> in the same directory, then a rename replaces NAME.
+// It leaves durability across power loss (fsync) and concurrent writers of one NAME in one process
+// to the caller.
+#pragma once
+
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <string_view>
+
+namespace parallax {
+
+// Writes `contents` to `path` atomically. Creates the parent directory if missing. Throws
+// std::system_error (or std::filesystem::filesystem_error) naming the path on any failure; the
+// temporary file is removed and an existing `path` is left untouched.
+void write_file_atomically(const std::filesystem::path& path, std::string_view contents);
+
+// Streaming variant, for outputs too large to hold in memory (trace.json, activities.csv):
+//
+//   AtomicFileWriter out(dir / "activities.csv");
+//   write_activities_csv(out.stream(), log);
+//   out.commit();   // without this, the destructor removes the temporary file
+//
+// The constructor creates the parent directory and opens the temporary file; commit() flushes,
+// checks the stream state, closes and renames. Not copyable or movable: it owns a file on disk.
+class AtomicFileWriter {
+ public:
+  explicit AtomicFileWriter(std::filesystem::path path);
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+  std::ostream& stream() { return out_; }
+  const std::filesystem::path& path() const { return path_; }
+  const std::filesystem::path& temp_path() const { return temp_path_; }
+
+  // Publishes the file. Throws naming the path if any write failed or the rename fails; the
+  // temporary file is then removed. Calling it twice is an error (std::logic_error).
+  void commit();
+
+ private:
+  void discard() noexcept;
+
+  std::filesystem::path path_;
+  std::filesystem::path temp_path_;
+  std::ofstream out_;
+  bool committed_ = false;
+};
+
+}  // namespace parallax

@@ -1,0 +1,87 @@
+// File: sim/workload/trace_source.cpp
+#include "sim/workload/trace_source.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+#include "sim/workload/azure2019_trace.h"
+#include "sim/workload/azure2021_trace.h"
+#include "sim/workload/azure_llm_trace.h"
+#include "sim/workload/minute_expansion.h"
+#include "sim/workload/rate_mix.h"
+#include "sim/workload/torpor_trace.h"
+
+namespace parallax {
+
+namespace {
+
+constexpr std::array<std::pair<std::string_view, TraceFormat>, 5> kFormats = {{
+    {"torpor", TraceFormat::torpor},
+    {"torpor_rates", TraceFormat::torpor_rates},
+    {"azure2019", TraceFormat::azure2019},
+    {"azure2021", TraceFormat::azure2021},
+    {"azure_llm", TraceFormat::azure_llm},
+}};
+
+// Expands minute by minute and stops at the first arrival past the horizon.
+TraceArrivals expand(const MinuteCounts& counts, const TraceSpec& spec, RandomStream& rng) {
+  MinuteCountExpander expander(counts, rng, spec.minute_cv);
+  TraceArrivals out;
+  for (const auto& f : counts.functions) out.function_names.push_back(f.name);
+  Arrival a;
+  while (expander.next(a) && (spec.duration == Time::zero() || a.at < spec.duration)) out.arrivals.push_back(a);
+  return out;
+}
+
+}  // namespace
+
+std::optional<TraceFormat> parse_trace_format(std::string_view name) {
+  for (const auto& [n, f] : kFormats) {
+    if (n == name) return f;
+  }
+  return std::nullopt;
+}
+
+std::string_view trace_format_name(TraceFormat format) {
+  for (const auto& [n, f] : kFormats) {
+    if (f == format) return n;
+  }
+  return "?";
+}
+
+TraceArrivals load_trace(const TraceSpec& spec, RandomStream& rng) {
+  if (spec.functions == 0) throw std::invalid_argument("functions must be >= 1");
+  if (!(std::isfinite(spec.minute_cv) && spec.minute_cv > 0)) throw std::invalid_argument("minute_cv must be > 0");
+  if (spec.duration < Time::zero()) throw std::invalid_argument("duration must be >= 0");
+  TraceArrivals out;
+  switch (spec.format) {
+    case TraceFormat::torpor:
+      return expand(read_torpor_samples(spec.path, spec.functions), spec, rng);
+    case TraceFormat::azure2019:
+      return expand(read_azure2019_invocations(spec.path, spec.functions), spec, rng);
+    case TraceFormat::torpor_rates: {
+      if (spec.duration == Time::zero()) throw std::invalid_argument("format torpor_rates needs a duration");
+      std::vector<double> rates = read_torpor_rates(spec.path);
+      if (rates.size() > spec.functions) rates.resize(spec.functions);
+      return poisson_rate_mix(rates, spec.duration, rng);
+    }
+    case TraceFormat::azure2021:
+      out = read_azure2021_trace(spec.path, spec.functions);
+      break;
+    case TraceFormat::azure_llm:
+      out = read_azure_llm_trace(spec.path);
+      break;
+  }
+  if (spec.duration != Time::zero()) {
+    // Arrivals are sorted: drop the tail at or after the horizon.
+    const auto cut = std::lower_bound(out.arrivals.begin(), out.arrivals.end(), spec.duration,
+                                      [](const Arrival& a, Time t) { return a.at < t; });
+    out.arrivals.erase(cut, out.arrivals.end());
+  }
+  return out;
+}
+
+}  // namespace parallax

@@ -1,0 +1,66 @@
+// File: sim/scenario/did_you_mean.cpp
+#include "sim/scenario/did_you_mean.h"
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace parallax {
+
+namespace {
+
+char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+
+template <class Strings>
+std::string closest(std::string_view word, const Strings& candidates) {
+  const int limit = word.size() <= 4 ? 1 : 2;
+  int best = limit + 1;
+  std::string found;
+  for (const auto& c : candidates) {
+    const int d = edit_distance_ignoring_case(word, c);
+    if (d < best) {
+      best = d;
+      found = std::string(c);
+    }
+  }
+  return found;
+}
+
+std::string suffix_for(const std::string& match) {
+  return match.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", match);
+}
+
+}  // namespace
+
+int edit_distance_ignoring_case(std::string_view a, std::string_view b) {
+  std::vector<int> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = static_cast<int>(j);
+  for (size_t i = 1; i <= a.size(); ++i) {
+    int diagonal = row[0];
+    row[0] = static_cast<int>(i);
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const int above = row[j];
+      const int cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string closest_match(std::string_view word, std::span<const std::string_view> candidates) {
+  return closest(word, candidates);
+}
+std::string closest_match(std::string_view word, std::span<const std::string> candidates) {
+  return closest(word, candidates);
+}
+std::string did_you_mean_suffix(std::string_view word, std::span<const std::string_view> candidates) {
+  return suffix_for(closest(word, candidates));
+}
+std::string did_you_mean_suffix(std::string_view word, std::span<const std::string> candidates) {
+  return suffix_for(closest(word, candidates));
+}
+
+}  // namespace parallax

@@ -1,7 +1,7 @@
 // File: models/gemm_cost.h
 // Analytic time of one dense GEMM on one GPU (or on a subset of its SMs): a roofline with wave
 // quantisation and a shape-dependent compute efficiency. Pure functions; the caller supplies the
-// GPU's numbers (scenario YAML or the fitted defaults in models/gemm_calibration.h).
+// GPU's numbers (scenario YAML or the fitted defaults in models/calibrated_defaults.h).
 //
 // Model (REFERENCE.md §3.1; the efficiency curve and the overhead term are ours, fitted):
 //
@@ -39,7 +39,7 @@ struct GemmShape {
 };
 
 // What the model needs to know about a GPU; the last six fields are calibrated
-// (models/gemm_calibration.h has the fitted values for A100 and H100).
+// (models/calibrated_defaults.h has the fitted values for A100 and H100).
 struct GpuComputeParams {
   int64_t sms = 0;             // streaming multiprocessors on the whole GPU
   double peak_flops = 0.0;     // dense tensor FLOP/s for the dtype (REFERENCE.md §1.1)

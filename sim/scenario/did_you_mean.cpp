@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -16,13 +17,16 @@ char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned 
 template <class Strings>
 std::string closest(std::string_view word, const Strings& candidates) {
   const int limit = word.size() <= 4 ? 1 : 2;
-  int best = limit + 1;
+  // Rank by edit distance, then by length difference ("gpuz" -> "gpus" before "gpu").
+  std::pair<int, size_t> best{limit + 1, 0};
   std::string found;
   for (const auto& c : candidates) {
-    const int d = edit_distance_ignoring_case(word, c);
-    if (d < best) {
-      best = d;
-      found = std::string(c);
+    const std::string_view candidate(c);
+    const size_t length_gap = candidate.size() > word.size() ? candidate.size() - word.size() : word.size() - candidate.size();
+    const std::pair<int, size_t> rank{edit_distance_ignoring_case(word, candidate), length_gap};
+    if (rank < best) {
+      best = rank;
+      found = std::string(candidate);
     }
   }
   return found;

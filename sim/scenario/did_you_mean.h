@@ -13,7 +13,7 @@ namespace parallax {
 int edit_distance_ignoring_case(std::string_view a, std::string_view b);
 
 // The candidate closest to `word`, or "" when none is within 1 edit (words of up to 4 characters)
-// or 2 edits (longer words). Ties go to the earlier candidate.
+// or 2 edits (longer words). Ties go to the candidate closest in length, then the earlier one.
 std::string closest_match(std::string_view word, std::span<const std::string_view> candidates);
 std::string closest_match(std::string_view word, std::span<const std::string> candidates);
 

@@ -1,0 +1,209 @@
+// File: sim/report/chrome_trace_test.cpp
+// trace.json for the hand-made log of report_test_log.h, parsed back with nlohmann.
+#include "sim/report/chrome_trace.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/report/link_activity.h"
+#include "sim/report/report_test_log.h"
+#include "sim/report/trace_tracks.h"
+
+namespace parallax {
+namespace {
+
+using nlohmann::json;
+
+struct ParsedTrace {
+  json doc;
+  std::map<int, std::string> process;                      // pid -> name
+  std::map<std::pair<int, int>, std::string> thread;       // (pid, tid) -> name
+  std::map<std::string, int> phase_count;                  // "X" -> n
+  std::string text;
+
+  int pid_of(const std::string& name) const {
+    for (const auto& [pid, n] : process) if (n == name) return pid;
+    return -1;
+  }
+  std::vector<std::string> threads_of(int pid) const {
+    std::vector<std::pair<int, std::string>> sorted;
+    for (const auto& [key, name] : thread) if (key.first == pid) sorted.emplace_back(key.second, name);
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<std::string> names;
+    for (auto& [tid, name] : sorted) names.push_back(name);
+    return names;
+  }
+};
+
+ParsedTrace write_and_parse(const ActivityLog& log, ChromeTraceOptions options = {},
+                            ChromeTraceStats* stats = nullptr) {
+  std::ostringstream out;
+  const ChromeTraceStats s = write_chrome_trace(out, log, options);
+  if (stats != nullptr) *stats = s;
+  ParsedTrace t;
+  t.text = out.str();
+  t.doc = json::parse(t.text);
+  for (const json& e : t.doc.at("traceEvents")) {
+    const std::string ph = e.at("ph");
+    ++t.phase_count[ph];
+    if (ph == "M" && e.at("name") == "process_name") t.process[e.at("pid")] = e.at("args").at("name");
+    if (ph == "M" && e.at("name") == "thread_name") {
+      t.thread[{e.at("pid").get<int>(), e.at("tid").get<int>()}] = e.at("args").at("name");
+    }
+  }
+  return t;
+}
+
+TEST(ChromeTrace, ProcessesAndThreadsHaveReadableNames) {
+  const ParsedTrace t = write_and_parse(testing::make_test_log());
+  EXPECT_EQ(t.doc.at("displayTimeUnit"), "ns");
+  std::vector<std::string> names;
+  for (const auto& [pid, name] : t.process) names.push_back(name);
+  EXPECT_EQ(names, (std::vector<std::string>{"GPU 0 (H100-SXM5)", "GPU 1 (H100-SXM5)", "host0",
+                                             "link gpu0→nvswitch (nvlink)", "link nvswitch→gpu1 (nvlink)",
+                                             "link host0→gpu0 (pcie)"}));
+  EXPECT_EQ(t.threads_of(t.pid_of("GPU 0 (H100-SXM5)")),
+            (std::vector<std::string>{"kernels", "partition p0", "copies out", "copies out (2)",
+                                      "copies in", "collectives"}));
+  EXPECT_EQ(t.threads_of(t.pid_of("GPU 1 (H100-SXM5)")),
+            (std::vector<std::string>{"copies out", "copies in", "copies in (2)", "collectives"}));
+  EXPECT_EQ(t.threads_of(t.pid_of("host0")), std::vector<std::string>{"copies out"});
+  EXPECT_EQ(t.threads_of(t.pid_of("link host0→gpu0 (pcie)")), std::vector<std::string>{"flows"});
+}
+
+TEST(ChromeTrace, SliceCounts) {
+  const ParsedTrace t = write_and_parse(testing::make_test_log());
+  // 2 kernels + 5 copies on both ends.
+  EXPECT_EQ(t.phase_count.at("X"), 2 + 5 * 2);
+  // Link flows: a, b, s0 on two links each, h2d on one (7); the collective on gpu0 and gpu1 (2).
+  EXPECT_EQ(t.phase_count.at("b"), 9);
+  EXPECT_EQ(t.phase_count.at("e"), 9);
+  // Two counters per state change: 6 changes on each NVLink direction, 2 on PCIe.
+  EXPECT_EQ(t.phase_count.at("C"), 2 * (6 + 6 + 2));
+  EXPECT_EQ(t.phase_count.count("i"), 0u);
+  EXPECT_FALSE(t.doc.contains("metadata"));
+}
+
+TEST(ChromeTrace, SlicesOnOneThreadNeverOverlap) {
+  const ParsedTrace t = write_and_parse(testing::make_test_log());
+  std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> slices;
+  for (const json& e : t.doc.at("traceEvents")) {
+    if (e.at("ph") != "X") continue;
+    const double ts = e.at("ts");
+    slices[{e.at("pid").get<int>(), e.at("tid").get<int>()}].emplace_back(ts, ts + e.at("dur").get<double>());
+  }
+  for (auto& [thread, list] : slices) {
+    std::sort(list.begin(), list.end());
+    for (size_t i = 1; i < list.size(); ++i) EXPECT_LE(list[i - 1].second, list[i].first);
+  }
+}
+
+TEST(ChromeTrace, TimestampsAreExactMicroseconds) {
+  ActivityLog log;
+  log.gpu_models = {"A100"};
+  log.records.push_back(testing::make_record(1, ActivityKind::kernel, "k", "gpu0", "gpu0", 0, 0));
+  log.records.back().start = Time::ps(1234567);
+  log.records.back().end = Time::ps(3000000000001);
+  const ParsedTrace t = write_and_parse(log);
+  EXPECT_NE(t.text.find("\"ts\":1.234567,\"dur\":2999998.765434"), std::string::npos) << t.text;
+}
+
+TEST(ChromeTrace, LinkCountersSumAverageRates) {
+  const ParsedTrace t = write_and_parse(testing::make_test_log());
+  const int link = t.pid_of("link gpu0→nvswitch (nvlink)");
+  std::vector<std::pair<std::string, int>> flows;
+  std::vector<std::string> gbps;
+  for (const json& e : t.doc.at("traceEvents")) {
+    if (e.at("ph") != "C" || e.at("pid") != link) continue;
+    if (e.at("name") == "active") flows.emplace_back(e.dump(), e.at("args").at("flows").get<int>());
+  }
+  ASSERT_EQ(flows.size(), 6u);
+  // 1 MiB over 4 µs is 262.144 GB/s; a and b overlap from 2 to 5 µs.
+  EXPECT_NE(t.text.find("\"name\":\"utilisation\",\"ts\":2.000000,\"args\":{\"GB/s\":524.288}"),
+            std::string::npos);
+  EXPECT_NE(t.text.find("\"name\":\"utilisation\",\"ts\":6.000000,\"args\":{\"GB/s\":0.000}"),
+            std::string::npos);
+  const std::vector<int> expected = {1, 2, 1, 0, 1, 0};
+  for (size_t i = 0; i < flows.size(); ++i) EXPECT_EQ(flows[i].second, expected[i]) << flows[i].first;
+}
+
+TEST(ChromeTrace, CollectiveShowsOnEveryGpuOfItsRing) {
+  const auto groups = collective_groups(testing::make_test_log());
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups.at(5), (std::vector<std::string>{"gpu0", "gpu1"}));
+}
+
+TEST(ChromeTrace, IdenticalLogsGiveIdenticalBytes) {
+  std::ostringstream one, two;
+  write_chrome_trace(one, testing::make_test_log());
+  write_chrome_trace(two, testing::make_test_log());
+  EXPECT_EQ(one.str(), two.str());
+}
+
+TEST(ChromeTrace, CapKeepsTheEarliestAndSaysSo) {
+  ChromeTraceStats stats;
+  const ParsedTrace t = write_and_parse(testing::make_test_log(), {.max_records = 3}, &stats);
+  EXPECT_TRUE(stats.truncated);
+  EXPECT_EQ(stats.records_written, 3u);
+  EXPECT_EQ(stats.records_total, 8u);
+  // By start: gemm and h2d at 0, then attn and a at 1 (attn has the smaller id).
+  std::set<std::string> names;
+  for (const json& e : t.doc.at("traceEvents")) if (e.at("ph") == "X") names.insert(e.at("name"));
+  EXPECT_EQ(names, (std::set<std::string>{"gemm", "h2d", "attn, \"fused\""}));
+  EXPECT_EQ(t.phase_count.at("i"), 1);
+  EXPECT_EQ(t.doc.at("metadata").at("parallax").at("records_total"), 8);
+}
+
+TEST(ChromeTrace, RejectsBadLinkIds) {
+  ActivityLog log = testing::make_test_log();
+  log.records[2].links = {3};
+  std::ostringstream out;
+  EXPECT_THROW(write_chrome_trace(out, log), std::invalid_argument);
+}
+
+TEST(TraceTracks, LaneRuleReusesTheLowestFreeLane) {
+  // Intervals (µs): [0,4) [1,2) [2,3) [3,6) -> lanes 1 2 2 2 (the lane of [1,2) frees at 2).
+  ActivityLog log;
+  log.gpu_models = {""};
+  const int64_t spans[4][2] = {{0, 4}, {1, 2}, {2, 3}, {3, 6}};
+  for (uint64_t i = 0; i < 4; ++i) {
+    log.records.push_back(testing::make_record(i + 1, ActivityKind::kernel, "k", "gpu0", "gpu0",
+                                               spans[i][0], spans[i][1]));
+  }
+  std::vector<const ActivityRecord*> records;
+  for (const auto& r : log.records) records.push_back(&r);
+  const TraceTracks tracks = layout_trace_tracks(log, records);
+  ASSERT_EQ(tracks.processes.size(), 1u);
+  EXPECT_EQ(tracks.processes[0].name, "GPU 0");
+  ASSERT_EQ(tracks.processes[0].threads.size(), 2u);
+  EXPECT_EQ(tracks.places[0][0].tid, 1);
+  EXPECT_EQ(tracks.places[1][0].tid, 2);
+  EXPECT_EQ(tracks.places[2][0].tid, 2);
+  EXPECT_EQ(tracks.places[3][0].tid, 2);
+}
+
+TEST(TraceTracks, GpuIndex) {
+  EXPECT_EQ(gpu_index("gpu12"), 12);
+  EXPECT_EQ(gpu_index("gpu"), -1);
+  EXPECT_EQ(gpu_index("gpu1x"), -1);
+  EXPECT_EQ(gpu_index("gpu-1"), -1);
+  EXPECT_EQ(gpu_index("host0"), -1);
+}
+
+TEST(LinkActivity, BytesAndBusyTime) {
+  const auto links = link_activity(testing::make_test_log());
+  ASSERT_EQ(links.size(), 3u);
+  EXPECT_EQ(links[0].bytes, 3.0 * (1 << 20));
+  EXPECT_EQ(links[0].transfers, 3u);
+  EXPECT_EQ(links[0].busy, Time::us(5 + 1));  // [1,6) and [7,8)
+  EXPECT_EQ(links[2].busy, Time::us(3));
+}
+
+}  // namespace
+}  // namespace parallax

@@ -10,9 +10,12 @@ namespace parallax {
 
 namespace {
 constexpr double kPsPerSecond = 1e12;
-// A member is complete when its level is within this of the class's service: the finish time was
-// rounded up to the next picosecond, so only floating-point noise can remain.
-double completion_tolerance(double level) { return 1e-11 * std::fabs(level) + 1e-9; }
+// Finish times are rounded to the nearest picosecond, so at its event a member may still lack
+// what its class moves in half a picosecond; anything due within the next picosecond is done now.
+// (Rounding up instead would bias long chains of dependent transfers: +0.5 ps per link on average.)
+double completion_tolerance(double level, double rate) {
+  return rate * 1e-12 + 1e-11 * std::fabs(level) + 1e-9;
+}
 }  // namespace
 
 ConstraintId FlowSolver::add_constraint(double capacity) {
@@ -53,6 +56,7 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
   } else {
     id = static_cast<FlowClassId>(classes_.size());
     classes_.emplace_back();
+    heap_pos_.push_back(-1);
   }
   FlowClass& k = classes_[id];
   k.elements = std::move(merged);
@@ -63,7 +67,7 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
   k.served = 0;
   k.last_ps = 0;
   k.heap.clear();
-  k.heap_pos = -1;
+  heap_pos_[id] = -1;
   k.live = true;
   return id;
 }
@@ -240,10 +244,29 @@ void FlowSolver::solve(Time now) {
     ++c.version;
   }
   bounded_.clear();
+  size_t unfixed = comp_classes_.size();
   for (FlowClassId id : comp_classes_) {
     FlowClass& k = classes_[id];
     advance(k, now_ps);
     k.fixed = false;
+    // Fast path: a class alone on all of its constraints takes the smallest of them (or its
+    // bound) without entering the filling heap. A ring's hops are all like this.
+    bool alone = true;
+    double rate = k.bound;
+    for (const FlowElement& e : k.elements) {
+      const Constraint& c = constraints_[e.constraint];
+      if (c.active.size() != 1) {
+        alone = false;
+        break;
+      }
+      rate = std::min(rate, c.capacity / (k.members * e.weight));
+    }
+    if (alone) {
+      k.fixed = true;
+      k.rate = rate;
+      --unfixed;
+      continue;
+    }
     for (const FlowElement& e : k.elements) constraints_[e.constraint].demand += k.members * e.weight;
     if (std::isfinite(k.bound)) bounded_.push_back(id);
   }
@@ -256,7 +279,6 @@ void FlowSolver::solve(Time now) {
     if (c.demand > 0) fill_heap_.push_back(HeapKey{c.remaining / c.demand, cid, c.version});
   }
   std::make_heap(fill_heap_.begin(), fill_heap_.end(), std::greater<>{});
-  size_t unfixed = comp_classes_.size();
   size_t next_bounded = 0;
   while (unfixed > 0) {
     while (!fill_heap_.empty()) {
@@ -303,7 +325,7 @@ void FlowSolver::update_completion(FlowClassId id) {
   const double left = k.heap.front().level - k.served;
   int64_t finish = k.last_ps;
   if (left > 0) {
-    const double dt_ps = std::ceil(left / k.rate * kPsPerSecond);
+    const double dt_ps = std::nearbyint(left / k.rate * kPsPerSecond);
     const double room = static_cast<double>(Time::max().ps() - k.last_ps);
     finish = dt_ps >= room ? Time::max().ps() : k.last_ps + static_cast<int64_t>(dt_ps);
   }
@@ -325,7 +347,7 @@ void FlowSolver::collect_completed(Time now, std::vector<uint64_t>& tags) {
       drop_cancelled_top(k);
       if (k.heap.empty()) break;
       const Member m = k.heap.front();
-      if (m.level > k.served + completion_tolerance(m.level)) break;
+      if (m.level > k.served + completion_tolerance(m.level, k.rate)) break;
       std::pop_heap(k.heap.begin(), k.heap.end(), std::greater<>{});
       k.heap.pop_back();
       Flow& f = flows_[m.flow];
@@ -370,71 +392,73 @@ double FlowSolver::usage(ConstraintId c) const {
   return u;
 }
 
-// --- completion heap: binary heap of (class, finish ps), ties by class id ---------------------
+// --- completion heap: 4-ary heap of (class, finish ps), ties by class id ----------------------
 
 namespace {
+constexpr size_t kHeapArity = 4;
 bool heap_less(const std::pair<FlowClassId, int64_t>& a, const std::pair<FlowClassId, int64_t>& b) {
   return a.second < b.second || (a.second == b.second && a.first < b.first);
 }
 }  // namespace
 
 void FlowSolver::heap_set(FlowClassId id, int64_t key) {
-  FlowClass& k = classes_[id];
-  if (k.heap_pos < 0) {
-    k.heap_pos = static_cast<int32_t>(completion_heap_.size());
+  if (heap_pos_[id] < 0) {
+    heap_pos_[id] = static_cast<int32_t>(completion_heap_.size());
     completion_heap_.emplace_back(id, key);
     heap_up(completion_heap_.size() - 1);
     return;
   }
-  const size_t i = static_cast<size_t>(k.heap_pos);
+  const size_t i = static_cast<size_t>(heap_pos_[id]);
   const int64_t old = completion_heap_[i].second;
+  if (key == old) return;
   completion_heap_[i].second = key;
   if (key < old) heap_up(i);
   else heap_down(i);
 }
 
 void FlowSolver::heap_remove(FlowClassId id) {
-  FlowClass& k = classes_[id];
-  if (k.heap_pos < 0) return;
-  const size_t i = static_cast<size_t>(k.heap_pos);
-  k.heap_pos = -1;
+  if (heap_pos_[id] < 0) return;
+  const size_t i = static_cast<size_t>(heap_pos_[id]);
+  heap_pos_[id] = -1;
   const auto last = completion_heap_.back();
   completion_heap_.pop_back();
   if (i == completion_heap_.size()) return;
   completion_heap_[i] = last;
-  classes_[last.first].heap_pos = static_cast<int32_t>(i);
+  heap_pos_[last.first] = static_cast<int32_t>(i);
   heap_up(i);
-  heap_down(static_cast<size_t>(classes_[last.first].heap_pos));
+  heap_down(static_cast<size_t>(heap_pos_[last.first]));
 }
 
 void FlowSolver::heap_up(size_t i) {
   auto item = completion_heap_[i];
   while (i > 0) {
-    size_t p = (i - 1) / 2;
+    size_t p = (i - 1) / kHeapArity;
     if (!heap_less(item, completion_heap_[p])) break;
     completion_heap_[i] = completion_heap_[p];
-    classes_[completion_heap_[i].first].heap_pos = static_cast<int32_t>(i);
+    heap_pos_[completion_heap_[i].first] = static_cast<int32_t>(i);
     i = p;
   }
   completion_heap_[i] = item;
-  classes_[item.first].heap_pos = static_cast<int32_t>(i);
+  heap_pos_[item.first] = static_cast<int32_t>(i);
 }
 
 void FlowSolver::heap_down(size_t i) {
   auto item = completion_heap_[i];
   const size_t n = completion_heap_.size();
   for (;;) {
-    size_t l = 2 * i + 1;
-    if (l >= n) break;
-    size_t best = l;
-    if (l + 1 < n && heap_less(completion_heap_[l + 1], completion_heap_[l])) best = l + 1;
+    const size_t first = kHeapArity * i + 1;
+    if (first >= n) break;
+    size_t best = first;
+    const size_t end = std::min(first + kHeapArity, n);
+    for (size_t c = first + 1; c < end; ++c)
+      if (heap_less(completion_heap_[c], completion_heap_[best])) best = c;
     if (!heap_less(completion_heap_[best], item)) break;
     completion_heap_[i] = completion_heap_[best];
-    classes_[completion_heap_[i].first].heap_pos = static_cast<int32_t>(i);
+    heap_pos_[completion_heap_[i].first] = static_cast<int32_t>(i);
     i = best;
   }
   completion_heap_[i] = item;
-  classes_[item.first].heap_pos = static_cast<int32_t>(i);
+  heap_pos_[item.first] = static_cast<int32_t>(i);
 }
 
 }  // namespace parallax

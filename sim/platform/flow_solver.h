@@ -19,7 +19,7 @@
 //    only the connected component (constraints <-> active classes) that the dirty classes touch.
 // Completion times live in an indexed heap of classes keyed by their next finish.
 //
-// Time is integer picoseconds (the engine's Time); finishes are rounded up to the next ps.
+// Time is integer picoseconds (the engine's Time); finishes are rounded to the nearest ps.
 #pragma once
 
 #include <cstdint>
@@ -104,7 +104,6 @@ class FlowSolver {
     double served = 0;                // service per member since the class last became non-empty
     int64_t last_ps = 0;
     std::vector<Member> heap;         // min-heap by level; cancelled members removed lazily
-    int32_t heap_pos = -1;            // position in the completion heap
     uint32_t mark = 0;
     bool fixed = false;
     bool live = false;
@@ -136,7 +135,10 @@ class FlowSolver {
   std::vector<Flow> flows_;
   std::vector<FlowId> free_flows_;
   std::vector<FlowClassId> dirty_classes_;
-  std::vector<std::pair<FlowClassId, int64_t>> completion_heap_;  // (class, finish ps)
+  // Completion heap: 4-ary, (class, finish ps), positions kept apart from the classes so that
+  // sifting touches two small arrays only.
+  std::vector<std::pair<FlowClassId, int64_t>> completion_heap_;
+  std::vector<int32_t> heap_pos_;  // per class; -1 when not in the heap
   size_t active_flows_ = 0;
   uint32_t epoch_ = 0;
   uint64_t solves_ = 0;

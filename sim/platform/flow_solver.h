@@ -10,16 +10,19 @@
 // Example: link A (10 GB/s) carries flows f1, f2; link B (4 GB/s) carries f2, f3.
 //     B saturates first at 2 GB/s each (f2 = f3 = 2); then A gives f1 the rest: f1 = 8.
 //
-// Two things make it fast:
+// Three levels keep it fast when thousands of flows are coupled:
 //  * Flow classes. Activities with the same constraints, weights and bound always get the same
-//    rate, so they are solved once, as a class with a multiplicity. Each class keeps the service a
-//    member has received since the class began (`served`); a member finishes when `served`
-//    reaches its own level (service at join + amount), so members never need individual updates.
-//  * Selective re-solve. A start or finish marks its class dirty; the next solve() re-computes
-//    only the connected component (constraints <-> active classes) that the dirty classes touch.
-// Completion times live in an indexed heap of classes keyed by their next finish.
+//    rate; they are solved once, as a class with a multiplicity. A member finishes when its
+//    class's cumulative service reaches the member's level (service at join + amount).
+//  * Bottleneck groups. Every class fixed by the same saturated constraint gets that
+//    constraint's rate. A group keeps one service curve for all its classes, so a change of the
+//    fair share updates one group, not each class; a class only moves when its bottleneck does.
+//  * Selective re-solve. A start or finish marks its class dirty; solve() re-computes only the
+//    connected component (constraints <-> active classes) that the dirty classes touch.
+// Completion times: each group keeps a heap of its classes by first finish, and one heap of
+// groups gives the next completion overall.
 //
-// Time is integer picoseconds (the engine's Time); finishes are rounded up to the next ps.
+// Time is integer picoseconds (the engine's Time); finishes are rounded to the nearest ps.
 #pragma once
 
 #include <cstdint>
@@ -66,11 +69,10 @@ class FlowSolver {
 
   // Earliest finish over all active activities (Time::max() if none). Valid after solve().
   Time next_completion() const;
-  // Appends the tags of every activity finished by `now` (in class order, then level order, so
-  // deterministic) and removes them. Call with now == next_completion().
+  // Appends the tags of every activity finished by `now` and removes them. Deterministic order.
   void collect_completed(Time now, std::vector<uint64_t>& tags);
 
-  double rate(FlowId f) const;           // units/s, as of the last solve
+  double rate(FlowId f) const;  // units/s, as of the last solve
   double remaining(FlowId f, Time now) const;
   size_t active_flows() const { return active_flows_; }
   // Sum of w * rate over the constraint's active activities (for invariant checks and counters).
@@ -79,14 +81,25 @@ class FlowSolver {
   uint64_t classes_solved() const { return classes_solved_; }
 
  private:
+  using GroupId = uint32_t;  // constraint c -> c; class k's own group -> kOwnGroup | k
+  static constexpr GroupId kNoGroup = UINT32_MAX;
+  static constexpr GroupId kOwnGroup = 0x80000000u;
+
   struct Constraint {
     double capacity = 0;
     std::vector<FlowClassId> active;  // classes with members, unordered (swap-remove)
-    // scratch for solve()
-    double remaining = 0;
+    double remaining = 0;             // scratch for solve()
     double demand = 0;
     uint32_t mark = 0;
     uint32_t version = 0;
+    uint32_t round = 0;
+  };
+  struct Group {
+    double lambda = 0;   // rate of each member of each class in the group
+    double service = 0;  // per-member service since the group last emptied
+    int64_t last_ps = 0;
+    std::vector<std::pair<double, FlowClassId>> heap;  // (group-service level of first finish, class)
+    int32_t heap_pos = -1;                             // in the completion heap of groups
   };
   struct Member {
     double level;
@@ -97,14 +110,16 @@ class FlowSolver {
   };
   struct FlowClass {
     std::vector<FlowElement> elements;
-    std::vector<uint32_t> slot;       // position of this class in each element's Constraint::active
+    std::vector<uint32_t> slot;  // position of this class in each element's Constraint::active
     double bound = kUnbounded;
     uint32_t members = 0;
-    double rate = 0;
-    double served = 0;                // service per member since the class last became non-empty
-    int64_t last_ps = 0;
-    std::vector<Member> heap;         // min-heap by level; cancelled members removed lazily
-    int32_t heap_pos = -1;            // position in the completion heap
+    std::vector<Member> heap;    // min-heap by level (class-service units); cancelled ones lazily
+    // Service of a member of this class at time t: s_base + (group service at t - g_base).
+    GroupId group = kNoGroup;
+    double s_base = 0;
+    double g_base = 0;
+    int32_t group_pos = -1;      // position in its group's heap
+    GroupId next_group = kNoGroup;  // scratch for solve()
     uint32_t mark = 0;
     bool fixed = false;
     bool live = false;
@@ -117,26 +132,40 @@ class FlowSolver {
     bool active = false;
   };
 
-  void advance(FlowClass& k, int64_t now_ps);
+  Group& group(GroupId g) { return g & kOwnGroup ? own_groups_[g & ~kOwnGroup] : constraint_groups_[g]; }
+  const Group& group(GroupId g) const {
+    return g & kOwnGroup ? own_groups_[g & ~kOwnGroup] : constraint_groups_[g];
+  }
+  void advance_group(Group& g, int64_t now_ps);
+  double class_service(const FlowClass& k, int64_t now_ps) const;
   void activate(FlowClassId id);
   void deactivate(FlowClassId id);
   void mark_dirty(FlowClassId id);
   void drop_cancelled_top(FlowClass& k);
-  void update_completion(FlowClassId id);
-  void fix(FlowClassId id, double rate);
-  // completion heap (indexed binary heap of classes by next finish)
-  void heap_set(FlowClassId id, int64_t key);
-  void heap_remove(FlowClassId id);
+  void fix(FlowClassId id, double rate, GroupId g);
+  void push_round_keys();
+  void regroup(FlowClassId id, int64_t now_ps);
+  // a class's entry in its group's heap
+  void place_in_group(FlowClassId id);
+  void remove_from_group(FlowClassId id);
+  void group_heap_up(Group& g, size_t i);
+  void group_heap_down(Group& g, size_t i);
+  // the completion heap of groups
+  void update_group_completion(GroupId g);
+  void heap_set(GroupId g, int64_t key);
+  void heap_remove(GroupId g);
   void heap_up(size_t i);
   void heap_down(size_t i);
 
   std::vector<Constraint> constraints_;
+  std::vector<Group> constraint_groups_;
   std::vector<FlowClass> classes_;
+  std::vector<Group> own_groups_;
   std::vector<FlowClassId> free_classes_;
   std::vector<Flow> flows_;
   std::vector<FlowId> free_flows_;
   std::vector<FlowClassId> dirty_classes_;
-  std::vector<std::pair<FlowClassId, int64_t>> completion_heap_;  // (class, finish ps)
+  std::vector<std::pair<GroupId, int64_t>> completion_heap_;  // 4-ary, (group, finish ps)
   size_t active_flows_ = 0;
   uint32_t epoch_ = 0;
   uint64_t solves_ = 0;
@@ -145,6 +174,9 @@ class FlowSolver {
   std::vector<ConstraintId> comp_constraints_;
   std::vector<FlowClassId> comp_classes_;
   std::vector<FlowClassId> bounded_;
+  std::vector<GroupId> touched_groups_;
+  std::vector<ConstraintId> round_touched_;
+  uint32_t round_ = 1;
   struct HeapKey {
     double lambda;
     ConstraintId c;

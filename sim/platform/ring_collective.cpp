@@ -1,0 +1,49 @@
+// File: sim/platform/ring_collective.cpp
+#include "sim/platform/ring_collective.h"
+
+#include <algorithm>
+
+#include "sim/platform/sim_platform.h"
+
+namespace parallax {
+
+RingCollective::RingCollective(SimPlatform& platform, CollectiveOp op, std::vector<GpuId> group,
+                               Bytes bytes, CompletionListener& listener, uint64_t tag, ActivityId id)
+    : platform_(platform), op_(op), group_(std::move(group)), bytes_(bytes), listener_(listener),
+      tag_(tag), id_(id) {
+  const int p = static_cast<int>(group_.size());
+  steps_ = op_ == CollectiveOp::all_reduce ? 2 * (p - 1) : p - 1;
+  chunk_bytes_ = static_cast<double>(bytes_.count() / p);
+  done_.assign(group_.size(), 0);
+  in_flight_.assign(group_.size(), 0);
+}
+
+void RingCollective::start() {
+  if (steps_ == 0) {
+    platform_.finish_collective(this);
+    return;
+  }
+  for (size_t h = 0; h < group_.size(); ++h) try_start(h);
+}
+
+void RingCollective::try_start(size_t h) {
+  if (in_flight_[h] || done_[h] >= steps_) return;
+  const int s = done_[h];  // the step hop h would run next
+  if (gpu_steps(h) < s || gpu_steps(next(h)) < s) return;
+  in_flight_[h] = 1;
+  platform_.copy_step(group_[h], group_[next(h)], chunk_bytes_, *this, h, id_);
+}
+
+void RingCollective::on_complete(uint64_t hop) {
+  const size_t h = static_cast<size_t>(hop);
+  in_flight_[h] = 0;
+  if (++done_[h] == steps_ && ++hops_finished_ == group_.size()) {
+    platform_.finish_collective(this);  // destroys *this
+    return;
+  }
+  try_start(prev(h));
+  try_start(h);
+  try_start(next(h));
+}
+
+}  // namespace parallax

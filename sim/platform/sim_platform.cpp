@@ -1,0 +1,466 @@
+// File: sim/platform/sim_platform.cpp
+#include "sim/platform/sim_platform.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/platform/ring_collective.h"
+
+namespace parallax {
+
+namespace {
+// Engine tags: the top two bits say what the event is for.
+constexpr uint64_t kKindShift = 62;
+constexpr uint64_t kLane = 0, kTimer = 1, kSolve = 2, kCompletion = 3;
+constexpr uint64_t kPayloadMask = (uint64_t{1} << kKindShift) - 1;
+// At one instant: completions first, then starts and timers, then one solve for all of them.
+constexpr Priority kCompletionPriority = 0;
+constexpr Priority kSolvePriority = 255;
+constexpr ConstraintId kNoConstraint = UINT32_MAX;
+
+std::string gib(int64_t b) { return fmt::format("{:.2f} GiB", static_cast<double>(b) / (1ull << 30)); }
+}  // namespace
+
+SimPlatform::SimPlatform(Engine& engine, const HardwareSpec& spec, ActivityLog* log)
+    : engine_(engine), spec_(spec), log_(log), topology_(spec_) {
+  link_capacity_.resize(topology_.capacity_group_count(), kNoConstraint);
+  for (const auto& d : topology_.directions())
+    if (link_capacity_[d.capacity_group] == kNoConstraint)
+      link_capacity_[d.capacity_group] = solver_.add_constraint(d.bandwidth_Bps);
+  for (const GpuSpec& g : spec_.gpus) {
+    if (g.sms <= 0 || !(g.peak_flops > 0) || !(g.hbm_Bps > 0))
+      throw PlatformError(fmt::format("hardware '{}': GPU model '{}' needs sms, peak_flops and hbm_Bps > 0",
+                                      spec_.name, g.model));
+    GpuState st;
+    st.sm_pool = solver_.add_constraint(g.peak_flops);
+    st.hbm = solver_.add_constraint(g.hbm_Bps);
+    gpus_.push_back(st);
+    const bool bounded = g.copy_engine_Bps > 0;
+    const double ce = g.copy_engine_Bps * std::max(1, g.copy_engines);
+    copy_out_.push_back(bounded ? solver_.add_constraint(ce) : kNoConstraint);
+    copy_in_.push_back(bounded ? solver_.add_constraint(ce) : kNoConstraint);
+  }
+  if (log_) {
+    log_->link_directions.clear();
+    for (const auto& d : topology_.directions())
+      log_->link_directions.push_back({d.name, to_string(d.kind), d.bandwidth_Bps});
+    log_->gpu_models.clear();
+    for (const GpuSpec& g : spec_.gpus) log_->gpu_models.push_back(g.model);
+  }
+}
+
+SimPlatform::~SimPlatform() = default;
+
+void SimPlatform::check_gpu(GpuId gpu) const {
+  if (gpu < 0 || gpu >= gpu_count())
+    throw PlatformError(fmt::format("GPU {} does not exist (the machine has {})", gpu, gpu_count()));
+}
+
+const GpuSpec& SimPlatform::gpu(GpuId id) const {
+  check_gpu(id);
+  return spec_.gpus[id];
+}
+
+int SimPlatform::endpoint_node(Endpoint e) const {
+  if (e.kind == Endpoint::Kind::gpu) {
+    check_gpu(e.index);
+    return topology_.gpu_node(e.index);
+  }
+  if (e.index < 0 || e.index >= host_count())
+    throw PlatformError(fmt::format("host {} does not exist (the machine has {})", e.index, host_count()));
+  return topology_.host_node(e.index);
+}
+
+// --- timers -------------------------------------------------------------------------------------
+
+void SimPlatform::call_at(Time at, CompletionListener& listener, uint64_t tag) {
+  uint32_t slot;
+  if (!free_timers_.empty()) {
+    slot = free_timers_.back();
+    free_timers_.pop_back();
+  } else {
+    slot = static_cast<uint32_t>(timers_.size());
+    timers_.emplace_back();
+  }
+  timers_[slot] = Timer{&listener, tag};
+  engine_.schedule_at(at, *this, (kTimer << kKindShift) | slot);
+}
+
+// --- activities ---------------------------------------------------------------------------------
+
+uint32_t SimPlatform::new_activity_slot() {
+  if (!free_slots_.empty()) {
+    uint32_t s = free_slots_.back();
+    free_slots_.pop_back();
+    return s;
+  }
+  activities_.emplace_back();
+  return static_cast<uint32_t>(activities_.size() - 1);
+}
+
+std::unique_ptr<ActivityRecord> SimPlatform::new_record(ActivityKind kind, std::string_view label,
+                                                        std::string src, std::string dst) const {
+  auto r = std::make_unique<ActivityRecord>();
+  r->kind = kind;
+  r->name = std::string(label);
+  r->src = std::move(src);
+  r->dst = std::move(dst);
+  r->issued = now();
+  return r;
+}
+
+const SimPlatform::CachedRoute& SimPlatform::cached_route(int src_node, int dst_node) {
+  const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(src_node)) << 32) |
+                       static_cast<uint32_t>(dst_node);
+  auto it = route_index_.find(key);
+  if (it != route_index_.end()) return routes_[it->second];
+  CachedRoute cr;
+  cr.src_node = src_node;
+  cr.dst_node = dst_node;
+  std::vector<FlowElement> elements;
+  if (src_node == dst_node) {
+    // A copy within one GPU reads and writes its HBM.
+    cr.latency = Time::zero();
+    elements.push_back({gpus_[src_node].hbm, 2.0});
+  } else {
+    const Topology::Route& r = topology_.route(src_node, dst_node);
+    cr.latency = r.latency;
+    cr.directions = r.directions;
+    for (uint32_t d : r.directions)
+      elements.push_back({link_capacity_[topology_.directions()[d].capacity_group], 1.0});
+    if (src_node < gpu_count() && copy_out_[src_node] != kNoConstraint)
+      elements.push_back({copy_out_[src_node], 1.0});
+    if (dst_node < gpu_count() && copy_in_[dst_node] != kNoConstraint)
+      elements.push_back({copy_in_[dst_node], 1.0});
+  }
+  cr.cls = solver_.make_class(elements);
+  cr.lane = lane_for(cr.latency);
+  route_index_.emplace(key, static_cast<uint32_t>(routes_.size()));
+  routes_.push_back(std::move(cr));
+  return routes_.back();
+}
+
+ActivityId SimPlatform::copy(Endpoint src, Endpoint dst, Bytes bytes, CompletionListener& listener,
+                             uint64_t tag, std::string_view label) {
+  if (bytes.count() < 0) throw PlatformError(fmt::format("copy of a negative size ({} bytes)", bytes.count()));
+  const int s = endpoint_node(src), d = endpoint_node(dst);
+  const CachedRoute& route = cached_route(s, d);
+  const uint32_t slot = new_activity_slot();
+  Activity& a = activities_[slot];
+  a.kind = ActivityKind::copy;
+  a.listener = &listener;
+  a.tag = tag;
+  a.id = next_activity_id_++;
+  a.cls = route.cls;
+  a.ephemeral_class = false;
+  a.amount = static_cast<double>(bytes.count());
+  if (log_) {
+    a.record = new_record(ActivityKind::copy, label, topology_.node_name(s), topology_.node_name(d));
+    a.record->bytes = a.amount;
+    a.record->links.assign(route.directions.begin(), route.directions.end());
+  }
+  begin_after(route.lane, route.latency, slot);
+  return a.id;
+}
+
+ActivityId SimPlatform::copy_step(int src_gpu, int dst_gpu, double bytes, CompletionListener& listener,
+                                  uint64_t tag, ActivityId parent) {
+  const CachedRoute& route = cached_route(topology_.gpu_node(src_gpu), topology_.gpu_node(dst_gpu));
+  const uint32_t slot = new_activity_slot();
+  Activity& a = activities_[slot];
+  a.kind = ActivityKind::copy;
+  a.listener = &listener;
+  a.tag = tag;
+  a.id = next_activity_id_++;
+  a.cls = route.cls;
+  a.ephemeral_class = false;
+  a.amount = bytes;
+  if (log_) {
+    a.record = new_record(ActivityKind::copy, "ring step", gpu_node_name(src_gpu), gpu_node_name(dst_gpu));
+    a.record->parent = parent;
+    a.record->bytes = bytes;
+    a.record->links.assign(route.directions.begin(), route.directions.end());
+  }
+  begin_after(route.lane, route.latency, slot);
+  return a.id;
+}
+
+ActivityId SimPlatform::launch(GpuId gpu, PartitionId partition, const KernelProfile& kernel,
+                               CompletionListener& listener, uint64_t tag) {
+  check_gpu(gpu);
+  if (!(kernel.flops >= 0) || !(kernel.dram_bytes >= 0) || !std::isfinite(kernel.flops) ||
+      !std::isfinite(kernel.dram_bytes))
+    throw PlatformError(fmt::format("kernel '{}': flops and dram_bytes must be finite and >= 0", kernel.name));
+  const GpuSpec& g = spec_.gpus[gpu];
+  const Partition* part = nullptr;
+  if (partition != kWholeGpu) {
+    if (partition < 0 || partition >= static_cast<PartitionId>(partitions_.size()) ||
+        partitions_[partition].gpu != gpu)
+      throw PlatformError(fmt::format("partition {} does not exist on GPU {}", partition, gpu));
+    part = &partitions_[partition];
+  }
+  // Solo time on the whole GPU normalises the rate: λ = 1 is solo speed.
+  const double t0 = std::max(kernel.flops / g.peak_flops, kernel.dram_bytes / g.hbm_Bps);
+  std::vector<FlowElement> elements;
+  double bound = FlowSolver::kUnbounded;
+  if (t0 > 0) {
+    const ConstraintId sm = part ? part->sms : gpus_[gpu].sm_pool;
+    if (kernel.flops > 0) elements.push_back({sm, kernel.flops / t0});
+    if (kernel.dram_bytes > 0) {
+      elements.push_back({gpus_[gpu].hbm, kernel.dram_bytes / t0});
+      if (part) elements.push_back({part->bandwidth, kernel.dram_bytes / t0});
+    }
+    if (kernel.max_sms > 0 && kernel.max_sms < g.sms && kernel.flops > 0)
+      bound = (g.peak_flops * kernel.max_sms / g.sms) / (kernel.flops / t0);
+  }
+  const uint32_t slot = new_activity_slot();
+  Activity& a = activities_[slot];
+  a.kind = ActivityKind::kernel;
+  a.listener = &listener;
+  a.tag = tag;
+  a.id = next_activity_id_++;
+  a.amount = t0;
+  a.ephemeral_class = t0 > 0;
+  a.cls = t0 > 0 ? solver_.make_class(elements, bound) : 0;
+  if (log_) {
+    a.record = new_record(ActivityKind::kernel, kernel.name, gpu_node_name(gpu), gpu_node_name(gpu));
+    a.record->flops = kernel.flops;
+    a.record->bytes = kernel.dram_bytes;
+    if (part) a.record->partition = part->spec.name.empty() ? fmt::format("p{}", partition) : part->spec.name;
+  }
+  const Time launch_delay = Time::seconds(g.kernel_launch_s);
+  begin_after(lane_for(launch_delay), launch_delay, slot);
+  return a.id;
+}
+
+ActivityId SimPlatform::collective(CollectiveOp op, std::span<const GpuId> group, Bytes bytes,
+                                   CollectiveAlgo algo, CompletionListener& listener, uint64_t tag,
+                                   std::string_view label) {
+  if (algo != CollectiveAlgo::ring) throw PlatformError("only the ring collective algorithm is simulated");
+  if (group.empty()) throw PlatformError("collective over an empty group");
+  if (bytes.count() < 0) throw PlatformError("collective of a negative size");
+  std::vector<GpuId> members(group.begin(), group.end());
+  for (GpuId g : members) check_gpu(g);
+  auto sorted = members;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    throw PlatformError("collective group names a GPU twice");
+  const ActivityId id = next_activity_id_++;
+  auto c = std::make_unique<RingCollective>(*this, op, std::move(members), bytes, listener, tag, id);
+  RingCollective* raw = c.get();
+  collectives_.push_back(std::move(c));
+  if (log_) {
+    auto r = new_record(ActivityKind::collective, label.empty() ? std::string_view(to_string(op)) : label,
+                        gpu_node_name(raw->group().front()), gpu_node_name(raw->group().back()));
+    r->id = id;
+    r->bytes = static_cast<double>(bytes.count());
+    r->start = now();
+    collective_records_.emplace(id, std::move(r));
+  }
+  raw->start();
+  return id;
+}
+
+void SimPlatform::finish_collective(RingCollective* c) {
+  ++finished_;
+  last_finish_ = std::max(last_finish_, now());
+  if (log_) {
+    auto it = collective_records_.find(c->id());
+    it->second->end = now();
+    log_->records.push_back(std::move(*it->second));
+    collective_records_.erase(it);
+  }
+  CompletionListener& listener = c->listener();
+  const uint64_t tag = c->tag();
+  auto it = std::find_if(collectives_.begin(), collectives_.end(), [&](auto& p) { return p.get() == c; });
+  std::swap(*it, collectives_.back());
+  collectives_.pop_back();  // destroys c
+  listener.on_complete(tag);
+}
+
+uint32_t SimPlatform::lane_for(Time latency) {
+  auto [it, fresh] = lane_index_.try_emplace(latency.ps(), static_cast<uint32_t>(lanes_.size()));
+  if (fresh) lanes_.emplace_back();
+  return it->second;
+}
+
+void SimPlatform::begin_after(uint32_t lane, Time latency, uint32_t slot) {
+  LatencyLane& l = lanes_[lane];
+  const Time at = now() + latency;
+  l.waiting.emplace_back(at, slot);
+  if (!l.scheduled) {
+    l.scheduled = true;
+    engine_.schedule_at(at, *this, (kLane << kKindShift) | lane);
+  }
+}
+
+void SimPlatform::drain_lane(uint32_t lane) {
+  // begin() may call listeners that issue more work into this very lane (zero-byte copies), so
+  // the lane is re-read on every iteration.
+  lanes_[lane].scheduled = false;
+  while (!lanes_[lane].waiting.empty() && lanes_[lane].waiting.front().first <= now()) {
+    const uint32_t slot = lanes_[lane].waiting.front().second;
+    lanes_[lane].waiting.pop_front();
+    begin(slot);
+  }
+  LatencyLane& l = lanes_[lane];
+  if (!l.waiting.empty() && !l.scheduled) {
+    l.scheduled = true;
+    engine_.schedule_at(l.waiting.front().first, *this, (kLane << kKindShift) | lane);
+  }
+}
+
+void SimPlatform::begin(uint32_t slot) {
+  Activity& a = activities_[slot];
+  if (a.record) a.record->start = now();
+  if (a.amount <= 0) {  // nothing to move: done after the latency
+    complete(slot);
+    return;
+  }
+  solver_.start(a.cls, a.amount, slot, now());
+  request_solve();
+}
+
+void SimPlatform::complete(uint32_t slot) {
+  Activity& a = activities_[slot];
+  if (a.ephemeral_class) solver_.release_class(a.cls);
+  ++finished_;
+  last_finish_ = std::max(last_finish_, now());
+  if (a.record) {
+    a.record->id = a.id;
+    a.record->end = now();
+    log_->records.push_back(std::move(*a.record));
+    a.record.reset();
+  }
+  CompletionListener* listener = a.listener;
+  const uint64_t tag = a.tag;
+  free_slots_.push_back(slot);
+  listener->on_complete(tag);  // may start new activities (and reuse the slot)
+}
+
+void SimPlatform::request_solve() {
+  if (solve_pending_) return;
+  solve_pending_ = true;
+  engine_.schedule_at(now(), *this, kSolve << kKindShift, kSolvePriority);
+}
+
+void SimPlatform::reschedule_completion() {
+  const Time next = solver_.next_completion();
+  if (next == completion_at_ || next == Time::max()) {
+    completion_at_ = next;
+    return;
+  }
+  completion_at_ = next;
+  ++completion_generation_;
+  engine_.schedule_at(next, *this, (kCompletion << kKindShift) | (completion_generation_ & kPayloadMask),
+                      kCompletionPriority);
+}
+
+void SimPlatform::handle_event(uint64_t tag) {
+  const uint64_t payload = tag & kPayloadMask;
+  switch (tag >> kKindShift) {
+    case kLane:
+      drain_lane(static_cast<uint32_t>(payload));
+      break;
+    case kTimer: {
+      Timer t = timers_[payload];
+      free_timers_.push_back(static_cast<uint32_t>(payload));
+      t.listener->on_complete(t.tag);
+      break;
+    }
+    case kSolve:
+      solve_pending_ = false;
+      solver_.solve(now());
+      reschedule_completion();
+      break;
+    case kCompletion: {
+      if (payload != (completion_generation_ & kPayloadMask)) break;  // superseded
+      completion_at_ = Time::max();
+      completed_scratch_.clear();
+      solver_.collect_completed(now(), completed_scratch_);
+      // Copy first: completion callbacks may start activities and collect again later.
+      std::vector<uint64_t> done;
+      done.swap(completed_scratch_);
+      for (uint64_t slot : done) complete(static_cast<uint32_t>(slot));
+      if (solver_.needs_solve()) request_solve();
+      else reschedule_completion();
+      done.clear();
+      completed_scratch_.swap(done);
+      break;
+    }
+  }
+}
+
+// --- memory -------------------------------------------------------------------------------------
+
+Platform::AllocationId SimPlatform::allocate(GpuId gpu, Bytes bytes) {
+  check_gpu(gpu);
+  if (bytes.count() < 0) throw PlatformError("allocation of a negative size");
+  GpuState& g = gpus_[gpu];
+  const int64_t cap = spec_.gpus[gpu].memory_bytes;
+  if (g.memory_used + bytes.count() > cap)
+    throw OutOfMemoryError(fmt::format("GPU {} ({}): cannot allocate {}: {} capacity, {} in use", gpu,
+                                       spec_.gpus[gpu].model, gib(bytes.count()), gib(cap), gib(g.memory_used)));
+  g.memory_used += bytes.count();
+  const AllocationId id = next_allocation_++;
+  allocations_.emplace(id, std::make_pair(gpu, bytes.count()));
+  return id;
+}
+
+void SimPlatform::release(AllocationId allocation) {
+  auto it = allocations_.find(allocation);
+  if (it == allocations_.end()) throw PlatformError(fmt::format("allocation {} is not live", allocation));
+  gpus_[it->second.first].memory_used -= it->second.second;
+  allocations_.erase(it);
+}
+
+Bytes SimPlatform::memory_used(GpuId gpu) const {
+  check_gpu(gpu);
+  return Bytes(gpus_[gpu].memory_used);
+}
+
+// --- partitions ---------------------------------------------------------------------------------
+
+PartitionId SimPlatform::create_partition(GpuId gpu, const PartitionSpec& spec) {
+  check_gpu(gpu);
+  const GpuSpec& g = spec_.gpus[gpu];
+  GpuState& st = gpus_[gpu];
+  if (spec.sms <= 0 || st.reserved_sms + spec.sms > g.sms)
+    throw PlatformError(fmt::format("GPU {}: cannot reserve {} SMs for a partition ({} of {} already reserved)",
+                                    gpu, spec.sms, st.reserved_sms, g.sms));
+  if (!(spec.bandwidth_share > 0) || spec.bandwidth_share > 1)
+    throw PlatformError(fmt::format("GPU {}: partition bandwidth share {} is not in (0, 1]", gpu, spec.bandwidth_share));
+  st.reserved_sms += spec.sms;
+  solver_.set_capacity(st.sm_pool, g.peak_flops * (g.sms - st.reserved_sms) / g.sms);
+  Partition p{gpu, spec, solver_.add_constraint(g.peak_flops * spec.sms / g.sms),
+              solver_.add_constraint(g.hbm_Bps * spec.bandwidth_share)};
+  partitions_.push_back(std::move(p));
+  if (solver_.needs_solve()) request_solve();
+  return static_cast<PartitionId>(partitions_.size() - 1);
+}
+
+void SimPlatform::resize_partition(PartitionId partition, const PartitionSpec& spec) {
+  if (partition < 0 || partition >= static_cast<PartitionId>(partitions_.size()))
+    throw PlatformError(fmt::format("partition {} does not exist", partition));
+  Partition& p = partitions_[partition];
+  const GpuSpec& g = spec_.gpus[p.gpu];
+  GpuState& st = gpus_[p.gpu];
+  const int others = st.reserved_sms - p.spec.sms;
+  if (spec.sms <= 0 || others + spec.sms > g.sms)
+    throw PlatformError(fmt::format("GPU {}: cannot resize partition {} to {} SMs ({} reserved by others of {})",
+                                    p.gpu, partition, spec.sms, others, g.sms));
+  if (!(spec.bandwidth_share > 0) || spec.bandwidth_share > 1)
+    throw PlatformError(fmt::format("GPU {}: partition bandwidth share {} is not in (0, 1]", p.gpu, spec.bandwidth_share));
+  st.reserved_sms = others + spec.sms;
+  const std::string name = p.spec.name;
+  p.spec = spec;
+  if (p.spec.name.empty()) p.spec.name = name;
+  solver_.set_capacity(st.sm_pool, g.peak_flops * (g.sms - st.reserved_sms) / g.sms);
+  solver_.set_capacity(p.sms, g.peak_flops * spec.sms / g.sms);
+  solver_.set_capacity(p.bandwidth, g.hbm_Bps * spec.bandwidth_share);
+  if (solver_.needs_solve()) request_solve();
+}
+
+}  // namespace parallax

@@ -1,0 +1,163 @@
+// File: sim/platform/sim_platform.h
+// The simulated Platform: virtual time from the engine, transfers and kernels as activities of
+// the FlowSolver, routes from the Topology. Policies see only Platform; this header is for the
+// code that builds a simulation (tools/, tests).
+//
+// What is modelled:
+//  * copy: waits the route's latency, then moves its bytes at the max-min fair rate of the link
+//    directions it crosses (and of the GPUs' copy engines when the spec gives them a bandwidth).
+//    A copy within one GPU reads and writes HBM (weight 2 on the HBM constraint).
+//  * launch: a kernel's solo time on the whole GPU is T0 = max(flops / peak, bytes / HBM); it
+//    progresses at rate λ (1 = solo speed) drawing λ·flops/T0 FLOP/s from its SM pool (the GPU's
+//    unreserved SMs, or its partition) and λ·bytes/T0 B/s from HBM (and the partition's share).
+//    Max-min over λ slows co-running kernels equally where they contend and not where they
+//    complement each other (compute-bound next to memory-bound).
+//  * collective: ring algorithm built of copies, step by step (see ring_collective.h).
+//  * memory: capacity per GPU; allocate() beyond it throws OutOfMemoryError.
+// Not modelled yet: HBM traffic of inter-GPU copies, pinned vs pageable host memory.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/engine/engine.h"
+#include "sim/platform/activity_record.h"
+#include "sim/platform/flow_solver.h"
+#include "sim/platform/platform.h"
+#include "sim/platform/topology.h"
+
+namespace parallax {
+
+class RingCollective;
+
+class SimPlatform final : public Platform, private EventHandler {
+ public:
+  // `log` (optional) receives one record per finished activity.
+  SimPlatform(Engine& engine, const HardwareSpec& spec, ActivityLog* log = nullptr);
+  ~SimPlatform() override;
+
+  Time now() const override { return engine_.now(); }
+  void call_at(Time at, CompletionListener& listener, uint64_t tag) override;
+
+  int gpu_count() const override { return static_cast<int>(spec_.gpus.size()); }
+  int host_count() const override { return static_cast<int>(spec_.hosts.size()); }
+  const GpuSpec& gpu(GpuId id) const override;
+
+  ActivityId copy(Endpoint src, Endpoint dst, Bytes bytes, CompletionListener& listener,
+                  uint64_t tag, std::string_view label = {}) override;
+  ActivityId launch(GpuId gpu, PartitionId partition, const KernelProfile& kernel,
+                    CompletionListener& listener, uint64_t tag) override;
+  ActivityId collective(CollectiveOp op, std::span<const GpuId> group, Bytes bytes,
+                        CollectiveAlgo algo, CompletionListener& listener, uint64_t tag,
+                        std::string_view label = {}) override;
+
+  AllocationId allocate(GpuId gpu, Bytes bytes) override;
+  void release(AllocationId allocation) override;
+  Bytes memory_used(GpuId gpu) const override;
+
+  PartitionId create_partition(GpuId gpu, const PartitionSpec& spec) override;
+  void resize_partition(PartitionId partition, const PartitionSpec& spec) override;
+
+  // For reports and tests.
+  const HardwareSpec& spec() const { return spec_; }
+  Topology& topology() { return topology_; }
+  const FlowSolver& solver() const { return solver_; }
+  uint64_t activities_started() const { return next_activity_id_ - 1; }
+  uint64_t activities_finished() const { return finished_; }
+  Time last_finish() const { return last_finish_; }
+
+  // Used by RingCollective: a copy whose record names a parent collective.
+  ActivityId copy_step(int src_gpu, int dst_gpu, double bytes, CompletionListener& listener,
+                       uint64_t tag, ActivityId parent);
+  void finish_collective(RingCollective* c);
+
+ private:
+  struct Activity {
+    ActivityKind kind = ActivityKind::copy;
+    CompletionListener* listener = nullptr;
+    uint64_t tag = 0;
+    ActivityId id = 0;
+    FlowClassId cls = 0;
+    bool ephemeral_class = false;  // released when the activity ends (kernels)
+    double amount = 0;
+    std::unique_ptr<ActivityRecord> record;  // only when logging
+  };
+  struct CachedRoute {
+    FlowClassId cls;
+    Time latency;
+    uint32_t lane;
+    int src_node, dst_node;
+    std::vector<uint32_t> directions;
+  };
+  struct GpuState {
+    ConstraintId sm_pool = 0;  // the GPU's unreserved SMs
+    ConstraintId hbm = 0;
+    int reserved_sms = 0;
+    int64_t memory_used = 0;
+  };
+  struct Partition {
+    GpuId gpu;
+    PartitionSpec spec;
+    ConstraintId sms;
+    ConstraintId bandwidth;
+  };
+  struct Timer {
+    CompletionListener* listener;
+    uint64_t tag;
+  };
+  // Activities that wait the same latency begin in the order they were issued, so each distinct
+  // latency keeps a FIFO and one pending engine event for its head, instead of one heap entry per
+  // activity (a ring step issues P copies at once; this keeps the event list small).
+  struct LatencyLane {
+    std::deque<std::pair<Time, uint32_t>> waiting;  // (begin time, activity slot)
+    bool scheduled = false;
+  };
+
+  void handle_event(uint64_t tag) override;
+  uint32_t new_activity_slot();
+  uint32_t lane_for(Time latency);
+  void begin_after(uint32_t lane, Time latency, uint32_t slot);
+  void drain_lane(uint32_t lane);
+  void begin(uint32_t slot);
+  void complete(uint32_t slot);
+  void request_solve();
+  void reschedule_completion();
+  const CachedRoute& cached_route(int src_node, int dst_node);
+  int endpoint_node(Endpoint e) const;
+  void check_gpu(GpuId gpu) const;
+  std::unique_ptr<ActivityRecord> new_record(ActivityKind kind, std::string_view label,
+                                             std::string src, std::string dst) const;
+
+  Engine& engine_;
+  HardwareSpec spec_;
+  ActivityLog* log_;
+  Topology topology_;
+  FlowSolver solver_;
+  std::vector<ConstraintId> link_capacity_;  // capacity group -> constraint
+  std::vector<ConstraintId> copy_out_, copy_in_;  // per GPU; UINT32_MAX when unbounded
+  std::vector<GpuState> gpus_;
+  std::vector<Partition> partitions_;
+  std::unordered_map<uint64_t, uint32_t> route_index_;
+  std::vector<CachedRoute> routes_;
+  std::vector<Activity> activities_;
+  std::vector<uint32_t> free_slots_;
+  std::vector<Timer> timers_;
+  std::vector<LatencyLane> lanes_;
+  std::unordered_map<int64_t, uint32_t> lane_index_;  // latency ps -> lane
+  std::vector<uint32_t> free_timers_;
+  std::unordered_map<AllocationId, std::pair<GpuId, int64_t>> allocations_;
+  std::vector<std::unique_ptr<RingCollective>> collectives_;
+  std::vector<uint64_t> completed_scratch_;
+  std::unordered_map<ActivityId, std::unique_ptr<ActivityRecord>> collective_records_;
+  ActivityId next_activity_id_ = 1;
+  AllocationId next_allocation_ = 1;
+  uint64_t finished_ = 0;
+  Time last_finish_;
+  bool solve_pending_ = false;
+  Time completion_at_ = Time::max();
+  uint64_t completion_generation_ = 0;
+};
+
+}  // namespace parallax

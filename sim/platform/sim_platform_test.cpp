@@ -1,0 +1,192 @@
+// File: sim/platform/sim_platform_test.cpp
+// SimPlatform against closed forms: the SimGrid anchor's ring and hybrid workloads (their
+// analytic makespans, ../shared/anchors/simgrid/README.md), kernels against the roofline,
+// partitions, memory capacity and routing preferences.
+#include "sim/platform/sim_platform.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "sim/platform/anchor_topologies.h"
+
+namespace parallax {
+namespace {
+
+struct Counter final : CompletionListener {
+  Engine* engine = nullptr;
+  std::vector<std::pair<uint64_t, Time>> done;
+  void on_complete(uint64_t tag) override { done.emplace_back(tag, engine->now()); }
+};
+
+double ring_makespan(int p, int64_t bytes) {
+  Engine engine;
+  SimPlatform platform(engine, anchor_crossbar(p, 300e9, 1e-6));
+  Counter c;
+  c.engine = &engine;
+  std::vector<GpuId> group(p);
+  std::iota(group.begin(), group.end(), 0);
+  platform.collective(CollectiveOp::all_reduce, group, Bytes(bytes), CollectiveAlgo::ring, c, 7);
+  engine.run();
+  EXPECT_EQ(c.done.size(), 1u);
+  EXPECT_EQ(platform.activities_finished(), static_cast<uint64_t>(2 * p * (p - 1)) + 1);
+  return c.done.at(0).second.to_seconds();
+}
+
+// T_ring = 2(P-1) * (2*LAT + c/BW), c = floor(BYTES/P)
+TEST(SimPlatformAnchor, RingAllReduceMatchesClosedForm) {
+  for (int p : {2, 8, 64}) {
+    const int64_t bytes = 1ll << 30;
+    const double c = static_cast<double>(bytes / p);
+    const double analytic = 2.0 * (p - 1) * (2e-6 + c / 300e9);
+    EXPECT_NEAR(ring_makespan(p, bytes) / analytic - 1, 0, 1e-7) << "P=" << p;
+  }
+  // The anchor's own figure for P=8: 6.291493973333e-03 s.
+  EXPECT_NEAR(ring_makespan(8, 1ll << 30) / 6.291493973333e-03 - 1, 0, 1e-7);
+}
+
+double hybrid_makespan(int64_t bytes, bool shared_uplink) {
+  Engine engine;
+  SimPlatform platform(engine, anchor_hybrid(8, shared_uplink));
+  Counter c;
+  c.engine = &engine;
+  std::vector<GpuId> group{0, 1, 2, 3, 4, 5, 6, 7};
+  platform.collective(CollectiveOp::all_reduce, group, Bytes(bytes), CollectiveAlgo::ring, c, 0);
+  engine.run();
+  return c.done.at(0).second.to_seconds();
+}
+
+// T_hybrid = 2(P-1) * (3*LAT + c/min(BW_PCIE, BW_UP[/2 if shared]))
+TEST(SimPlatformAnchor, HybridRingMatchesClosedForm) {
+  for (int64_t bytes : {int64_t{1} << 20, int64_t{64} << 20, int64_t{1} << 30}) {
+    const double c = static_cast<double>(bytes / 8);
+    const double full = 14 * (3e-6 + c / 25e9);
+    const double shared = 14 * (3e-6 + c / 12.5e9);
+    EXPECT_NEAR(hybrid_makespan(bytes, false) / full - 1, 0, 1e-7) << bytes;
+    EXPECT_NEAR(hybrid_makespan(bytes, true) / shared - 1, 0, 1e-7) << bytes;
+  }
+  EXPECT_NEAR(hybrid_makespan(1 << 20, false) / 1.154003200000e-04 - 1, 0, 1e-7);
+  EXPECT_NEAR(hybrid_makespan(1ll << 30, true) / 1.503658553600e-01 - 1, 0, 1e-7);
+}
+
+TEST(SimPlatform, RoutesPreferNvlinkAndNeverCrossAGpu) {
+  HardwareSpec spec = anchor_hybrid(8, false);
+  Topology topo(spec);
+  // Pair partners: the bridge (one hop, 1 us).
+  auto r01 = topo.route(0, 1);
+  ASSERT_EQ(r01.directions.size(), 1u);
+  EXPECT_EQ(topo.directions()[r01.directions[0]].kind, LinkKind::nvlink);
+  // 0 -> 3 must not go 0 -> 1 (NVLink) -> switch -> 3: GPUs do not forward.
+  auto r03 = topo.route(0, 3);
+  EXPECT_EQ(r03.directions.size(), 2u);
+  EXPECT_EQ(r03.latency, Time::us(2));
+  // Across the switches: pcie up, uplink, pcie down.
+  EXPECT_EQ(topo.route(1, 6).latency, Time::us(3));
+}
+
+TEST(SimPlatform, TwoCopiesShareALinkDirectionButNotTheReverse) {
+  Engine engine;
+  SimPlatform platform(engine, anchor_crossbar(3, 1e9, 0));
+  Counter c;
+  c.engine = &engine;
+  platform.copy(Endpoint::gpu(0), Endpoint::gpu(2), Bytes(1'000'000'000), c, 1);
+  platform.copy(Endpoint::gpu(1), Endpoint::gpu(2), Bytes(1'000'000'000), c, 2);  // shares gpu2's down link
+  platform.copy(Endpoint::gpu(2), Endpoint::gpu(0), Bytes(1'000'000'000), c, 3);  // reverse: own capacity
+  engine.run();
+  ASSERT_EQ(c.done.size(), 3u);
+  EXPECT_EQ(c.done[0], std::make_pair(uint64_t{3}, Time::seconds(1)));
+  EXPECT_EQ(c.done[1].second, Time::seconds(2));
+  EXPECT_EQ(c.done[2].second, Time::seconds(2));
+}
+
+TEST(SimPlatform, KernelFollowsTheRooflineAndSharesSms) {
+  Engine engine;
+  HardwareSpec spec = anchor_crossbar(1, 1e9, 0);
+  spec.gpus[0].peak_flops = 1e15;
+  spec.gpus[0].hbm_Bps = 1e12;
+  spec.gpus[0].sms = 100;
+  SimPlatform platform(engine, spec);
+  Counter c;
+  c.engine = &engine;
+  // compute-bound: 1e12 flops / 1e15 = 1 ms (bytes would take 0.1 ms)
+  platform.launch(0, kWholeGpu, {"gemm", 1e12, 1e8, 0}, c, 1);
+  engine.run();
+  EXPECT_EQ(c.done.at(0).second, Time::ms(1));
+  // Two identical compute-bound kernels share the SMs: both end at 2 ms after start.
+  const Time t0 = engine.now();
+  platform.launch(0, kWholeGpu, {"a", 1e12, 0, 0}, c, 2);
+  platform.launch(0, kWholeGpu, {"b", 1e12, 0, 0}, c, 3);
+  engine.run();
+  EXPECT_EQ(c.done.at(1).second - t0, Time::ms(2));
+  EXPECT_EQ(c.done.at(2).second - t0, Time::ms(2));
+  // A compute-bound and a memory-bound kernel complement each other: both at solo speed.
+  const Time t1 = engine.now();
+  platform.launch(0, kWholeGpu, {"compute", 1e12, 0, 0}, c, 4);
+  platform.launch(0, kWholeGpu, {"memory", 0, 1e9, 0}, c, 5);
+  engine.run();
+  EXPECT_EQ(c.done.at(3).second - t1, Time::ms(1));
+  EXPECT_EQ(c.done.at(4).second - t1, Time::ms(1));
+  // A grid that fits on 25 of 100 SMs takes 4x its full-GPU time.
+  const Time t2 = engine.now();
+  platform.launch(0, kWholeGpu, {"small grid", 1e12, 0, 25}, c, 6);
+  engine.run();
+  EXPECT_EQ(c.done.at(5).second - t2, Time::ms(4));
+}
+
+TEST(SimPlatform, PartitionsReserveSmsAndCapBandwidth) {
+  Engine engine;
+  HardwareSpec spec = anchor_crossbar(1, 1e9, 0);
+  spec.gpus[0].peak_flops = 1e15;
+  spec.gpus[0].hbm_Bps = 1e12;
+  spec.gpus[0].sms = 100;
+  SimPlatform platform(engine, spec);
+  Counter c;
+  c.engine = &engine;
+  PartitionId p = platform.create_partition(0, {20, 0.5, "LS"});
+  platform.launch(0, p, {"ls", 1e12, 0, 0}, c, 1);           // 20 SMs: 5 ms
+  platform.launch(0, kWholeGpu, {"be", 1e12, 0, 0}, c, 2);   // the other 80: 1.25 ms
+  platform.launch(0, p, {"ls-mem", 0, 1e9, 0}, c, 3);        // half of HBM: 2 ms
+  engine.run();
+  ASSERT_EQ(c.done.size(), 3u);
+  EXPECT_EQ(c.done[0], std::make_pair(uint64_t{2}, Time::us(1250)));
+  EXPECT_EQ(c.done[1], std::make_pair(uint64_t{3}, Time::ms(2)));
+  EXPECT_EQ(c.done[2], std::make_pair(uint64_t{1}, Time::ms(5)));
+  EXPECT_THROW(platform.create_partition(0, {81, 1.0, "too big"}), PlatformError);
+  platform.resize_partition(p, {50, 1.0, ""});
+  EXPECT_THROW(platform.create_partition(0, {51, 1.0, "x"}), PlatformError);
+}
+
+TEST(SimPlatform, MemoryCapacityIsEnforced) {
+  Engine engine;
+  HardwareSpec spec = anchor_crossbar(2, 1e9, 0);
+  spec.gpus[1].memory_bytes = int64_t{80} << 30;
+  SimPlatform platform(engine, spec);
+  auto a = platform.allocate(1, Bytes(int64_t{60} << 30));
+  try {
+    platform.allocate(1, Bytes(int64_t{30} << 30));
+    FAIL() << "expected OutOfMemoryError";
+  } catch (const OutOfMemoryError& e) {
+    EXPECT_STREQ(e.what(), "GPU 1 (bench-gpu): cannot allocate 30.00 GiB: 80.00 GiB capacity, 60.00 GiB in use");
+  }
+  platform.release(a);
+  EXPECT_EQ(platform.memory_used(1).count(), 0);
+  EXPECT_NO_THROW(platform.allocate(1, Bytes(int64_t{80} << 30)));
+  EXPECT_THROW(platform.allocate(2, Bytes(1)), PlatformError);
+}
+
+TEST(SimPlatform, TimersAndZeroByteCopies) {
+  Engine engine;
+  SimPlatform platform(engine, anchor_crossbar(2, 1e9, 1e-6));
+  Counter c;
+  c.engine = &engine;
+  platform.call_at(Time::us(5), c, 1);
+  platform.copy(Endpoint::gpu(0), Endpoint::gpu(1), Bytes(0), c, 2);
+  engine.run();
+  ASSERT_EQ(c.done.size(), 2u);
+  EXPECT_EQ(c.done[0], std::make_pair(uint64_t{2}, Time::us(2)));  // two links of 1 us
+  EXPECT_EQ(c.done[1], std::make_pair(uint64_t{1}, Time::us(5)));
+}
+
+}  // namespace
+}  // namespace parallax

@@ -2,6 +2,8 @@
 #include "sim/report/chrome_trace.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 #include <vector>
 

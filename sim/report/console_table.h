@@ -5,7 +5,7 @@
 //
 //   format_table({"collective", "time", "busbw"},
 //                {{"all_reduce 1 GiB", format_seconds(0.0123), format_rate(450e9)}});
-//   // collective           time        busbw
+//   // collective           time       busbw
 //   // all_reduce 1 GiB  12.3 ms  450.0 GB/s
 #pragma once
 

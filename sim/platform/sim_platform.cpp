@@ -26,6 +26,7 @@ std::string gib(int64_t b) { return fmt::format("{:.2f} GiB", static_cast<double
 SimPlatform::SimPlatform(Engine& engine, const HardwareSpec& spec, ActivityLog* log)
     : engine_(engine), spec_(spec), log_(log), topology_(spec_) {
   link_capacity_.resize(topology_.capacity_group_count(), kNoConstraint);
+  link_usage_.resize(topology_.directions().size());
   for (const auto& d : topology_.directions())
     if (link_capacity_[d.capacity_group] == kNoConstraint)
       link_capacity_[d.capacity_group] = solver_.add_constraint(d.bandwidth_Bps);
@@ -111,11 +112,14 @@ std::unique_ptr<ActivityRecord> SimPlatform::new_record(ActivityKind kind, std::
   return r;
 }
 
-const SimPlatform::CachedRoute& SimPlatform::cached_route(int src_node, int dst_node) {
-  const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(src_node)) << 32) |
-                       static_cast<uint32_t>(dst_node);
+uint64_t SimPlatform::route_key(int src_node, int dst_node) {
+  return (static_cast<uint64_t>(static_cast<uint32_t>(src_node)) << 32) | static_cast<uint32_t>(dst_node);
+}
+
+uint32_t SimPlatform::cached_route(int src_node, int dst_node) {
+  const uint64_t key = route_key(src_node, dst_node);
   auto it = route_index_.find(key);
-  if (it != route_index_.end()) return routes_[it->second];
+  if (it != route_index_.end()) return it->second;
   CachedRoute cr;
   cr.src_node = src_node;
   cr.dst_node = dst_node;
@@ -139,14 +143,15 @@ const SimPlatform::CachedRoute& SimPlatform::cached_route(int src_node, int dst_
   cr.lane = lane_for(cr.latency);
   route_index_.emplace(key, static_cast<uint32_t>(routes_.size()));
   routes_.push_back(std::move(cr));
-  return routes_.back();
+  return static_cast<uint32_t>(routes_.size() - 1);
 }
 
 ActivityId SimPlatform::copy(Endpoint src, Endpoint dst, Bytes bytes, CompletionListener& listener,
                              uint64_t tag, std::string_view label) {
   if (bytes.count() < 0) throw PlatformError(fmt::format("copy of a negative size ({} bytes)", bytes.count()));
   const int s = endpoint_node(src), d = endpoint_node(dst);
-  const CachedRoute& route = cached_route(s, d);
+  const uint32_t route_id = cached_route(s, d);
+  const CachedRoute& route = routes_[route_id];
   const uint32_t slot = new_activity_slot();
   Activity& a = activities_[slot];
   a.kind = ActivityKind::copy;
@@ -155,6 +160,7 @@ ActivityId SimPlatform::copy(Endpoint src, Endpoint dst, Bytes bytes, Completion
   a.id = next_activity_id_++;
   a.cls = route.cls;
   a.ephemeral_class = false;
+  a.route = route_id;
   a.amount = static_cast<double>(bytes.count());
   if (log_) {
     a.record = new_record(ActivityKind::copy, label, topology_.node_name(s), topology_.node_name(d));
@@ -167,7 +173,9 @@ ActivityId SimPlatform::copy(Endpoint src, Endpoint dst, Bytes bytes, Completion
 
 ActivityId SimPlatform::copy_step(int src_gpu, int dst_gpu, double bytes, CompletionListener& listener,
                                   uint64_t tag, ActivityId parent) {
-  const CachedRoute& route = cached_route(topology_.gpu_node(src_gpu), topology_.gpu_node(dst_gpu));
+  const int s = topology_.gpu_node(src_gpu), d = topology_.gpu_node(dst_gpu);
+  const uint32_t route_id = cached_route(s, d);
+  const CachedRoute& route = routes_[route_id];
   const uint32_t slot = new_activity_slot();
   Activity& a = activities_[slot];
   a.kind = ActivityKind::copy;
@@ -176,6 +184,7 @@ ActivityId SimPlatform::copy_step(int src_gpu, int dst_gpu, double bytes, Comple
   a.id = next_activity_id_++;
   a.cls = route.cls;
   a.ephemeral_class = false;
+  a.route = route_id;
   a.amount = bytes;
   if (log_) {
     a.record = new_record(ActivityKind::copy, "ring step", gpu_node_name(src_gpu), gpu_node_name(dst_gpu));
@@ -222,6 +231,7 @@ ActivityId SimPlatform::launch(GpuId gpu, PartitionId partition, const KernelPro
   a.tag = tag;
   a.id = next_activity_id_++;
   a.amount = t0;
+  a.route = UINT32_MAX;
   a.ephemeral_class = t0 > 0;
   a.cls = t0 > 0 ? solver_.make_class(elements, bound) : 0;
   if (log_) {
@@ -264,6 +274,7 @@ ActivityId SimPlatform::collective(CollectiveOp op, std::span<const GpuId> group
 }
 
 void SimPlatform::finish_collective(RingCollective* c) {
+  ++finished_by_kind_[static_cast<int>(ActivityKind::collective)];
   ++finished_;
   last_finish_ = std::max(last_finish_, now());
   if (log_) {
@@ -315,6 +326,12 @@ void SimPlatform::drain_lane(uint32_t lane) {
 void SimPlatform::begin(uint32_t slot) {
   Activity& a = activities_[slot];
   if (a.record) a.record->start = now();
+  if (a.route != UINT32_MAX) {
+    for (uint32_t d : routes_[a.route].directions) {
+      LinkUsage& u = link_usage_[d];
+      if (u.active++ == 0) u.busy_since = now();
+    }
+  }
   if (a.amount <= 0) {  // nothing to move: done after the latency
     complete(slot);
     return;
@@ -326,6 +343,16 @@ void SimPlatform::begin(uint32_t slot) {
 void SimPlatform::complete(uint32_t slot) {
   Activity& a = activities_[slot];
   if (a.ephemeral_class) solver_.release_class(a.cls);
+  if (a.route != UINT32_MAX) {
+    for (uint32_t d : routes_[a.route].directions) {
+      LinkUsage& u = link_usage_[d];
+      u.bytes += a.amount;
+      ++u.transfers;
+      if (--u.active == 0) u.busy += now() - u.busy_since;
+    }
+  }
+  ++finished_by_kind_[static_cast<int>(a.kind)];
+  if (a.kind == ActivityKind::copy) bytes_copied_ += a.amount;
   ++finished_;
   last_finish_ = std::max(last_finish_, now());
   if (a.record) {

@@ -17,6 +17,7 @@
 // Not modelled yet: HBM traffic of inter-GPU copies, pinned vs pageable host memory.
 #pragma once
 
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <unordered_map>
@@ -60,9 +61,24 @@ class SimPlatform final : public Platform, private EventHandler {
   PartitionId create_partition(GpuId gpu, const PartitionSpec& spec) override;
   void resize_partition(PartitionId partition, const PartitionSpec& spec) override;
 
+  // What each link direction carried (index = Topology::directions()), counted as copies begin
+  // and end: cheap enough to keep on in every run, log or not.
+  struct LinkUsage {
+    double bytes = 0;       // payload of the copies that crossed it
+    Time busy;              // time with at least one copy moving bytes on it
+    uint64_t transfers = 0;
+    int64_t active = 0;
+    Time busy_since;
+  };
+  const std::vector<LinkUsage>& link_usage() const { return link_usage_; }
+  // Finished activities by kind (index = ActivityKind).
+  uint64_t finished(ActivityKind kind) const { return finished_by_kind_[static_cast<int>(kind)]; }
+
   // For reports and tests.
   const HardwareSpec& spec() const { return spec_; }
   Topology& topology() { return topology_; }
+  const Topology& topology() const { return topology_; }
+  double bytes_copied() const { return bytes_copied_; }  // payload of finished copies
   const FlowSolver& solver() const { return solver_; }
   uint64_t activities_started() const { return next_activity_id_ - 1; }
   uint64_t activities_finished() const { return finished_; }
@@ -81,6 +97,7 @@ class SimPlatform final : public Platform, private EventHandler {
     ActivityId id = 0;
     FlowClassId cls = 0;
     bool ephemeral_class = false;  // released when the activity ends (kernels)
+    uint32_t route = UINT32_MAX;   // copies: index into routes_
     double amount = 0;
     std::unique_ptr<ActivityRecord> record;  // only when logging
   };
@@ -124,7 +141,8 @@ class SimPlatform final : public Platform, private EventHandler {
   void complete(uint32_t slot);
   void request_solve();
   void reschedule_completion();
-  const CachedRoute& cached_route(int src_node, int dst_node);
+  static uint64_t route_key(int src_node, int dst_node);
+  uint32_t cached_route(int src_node, int dst_node);  // index into routes_
   int endpoint_node(Endpoint e) const;
   void check_gpu(GpuId gpu) const;
   std::unique_ptr<ActivityRecord> new_record(ActivityKind kind, std::string_view label,
@@ -154,6 +172,9 @@ class SimPlatform final : public Platform, private EventHandler {
   ActivityId next_activity_id_ = 1;
   AllocationId next_allocation_ = 1;
   uint64_t finished_ = 0;
+  uint64_t finished_by_kind_[3] = {0, 0, 0};
+  double bytes_copied_ = 0;
+  std::vector<LinkUsage> link_usage_;
   Time last_finish_;
   bool solve_pending_ = false;
   Time completion_at_ = Time::max();

@@ -1,5 +1,5 @@
-// File: sim/workload/transfer_workload.cpp
-#include "sim/workload/transfer_workload.h"
+// File: sim/workload/transfer_replay.cpp
+#include "sim/workload/transfer_replay.h"
 
 #include <fmt/format.h>
 
@@ -35,7 +35,7 @@ CollectiveOp parse_collective_op(std::string_view op) {
   throw PlatformError(fmt::format("unknown collective '{}' (all_reduce, all_gather, reduce_scatter)", op));
 }
 
-TransferWorkload::TransferWorkload(Platform& platform, const TransferWorkloadSpec& spec)
+TransferReplay::TransferReplay(Platform& platform, const TransferWorkloadSpec& spec)
     : platform_(platform), spec_(spec) {
   for (uint32_t i = 0; i < spec_.transfers.size(); ++i) {
     const TransferSpec& t = spec_.transfers[i];
@@ -60,11 +60,11 @@ TransferWorkload::TransferWorkload(Platform& platform, const TransferWorkloadSpe
   total_ = order_.size();
 }
 
-void TransferWorkload::start() {
+void TransferReplay::start() {
   if (!order_.empty()) platform_.call_at(std::max(order_.front().at, platform_.now()), *this, kIssueTag);
 }
 
-void TransferWorkload::issue_due() {
+void TransferReplay::issue_due() {
   const Time now = platform_.now();
   while (next_ < order_.size() && order_[next_].at <= now) {
     const Item& it = order_[next_++];
@@ -87,7 +87,7 @@ void TransferWorkload::issue_due() {
   if (next_ < order_.size()) platform_.call_at(order_[next_].at, *this, kIssueTag);
 }
 
-void TransferWorkload::on_complete(uint64_t tag) {
+void TransferReplay::on_complete(uint64_t tag) {
   if (tag == kIssueTag) {
     issue_due();
     return;

@@ -1,5 +1,5 @@
-// File: sim/workload/transfer_workload.h
-// The transfer workload: point-to-point copies and collectives issued at given times, the first
+// File: sim/workload/transfer_replay.h
+// Replays the transfer workload: point-to-point copies and collectives issued at given times, the first
 // thing a platform runs (and what the SimGrid anchor benchmarks compare). It talks to Platform
 // only, so the same replay runs in simulation or on GPUs.
 #pragma once
@@ -30,16 +30,17 @@ struct CollectiveOutcome {
 Endpoint parse_endpoint(std::string_view node_name);
 CollectiveOp parse_collective_op(std::string_view op);
 
-class TransferWorkload final : public CompletionListener {
+class TransferReplay final : public CompletionListener {
  public:
   // `spec` must outlive the workload. Nothing is issued before start().
-  TransferWorkload(Platform& platform, const TransferWorkloadSpec& spec);
+  TransferReplay(Platform& platform, const TransferWorkloadSpec& spec);
   // Schedules every transfer and collective at its start time.
   void start();
   void on_complete(uint64_t tag) override;
 
   bool finished() const { return done_ == total_; }
   size_t done() const { return done_; }
+  size_t total() const { return total_; }
   const std::vector<TransferOutcome>& transfers() const { return transfers_; }
   const std::vector<CollectiveOutcome>& collectives() const { return collectives_; }
 

@@ -1,0 +1,114 @@
+// File: sim/report/run_summary.cpp
+#include "sim/report/run_summary.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "sim/report/console_table.h"
+
+namespace parallax {
+
+double busbw_factor(const std::string& op, int n) {
+  if (n <= 0) return 0;
+  if (op == "all_reduce") return 2.0 * (n - 1) / n;
+  if (op == "all_gather" || op == "reduce_scatter" || op == "all_to_all") return static_cast<double>(n - 1) / n;
+  return 1.0;  // broadcast, reduce
+}
+
+namespace {
+double seconds(Time t) { return t.to_seconds(); }
+double algbw_GBps(const CollectiveSummary& c) {
+  const double t = seconds(c.end - c.start);
+  return t > 0 ? static_cast<double>(c.bytes) / t / 1e9 : 0;
+}
+double utilisation(const LinkSummary& l, Time makespan) {
+  const double span = seconds(makespan);
+  return span > 0 && l.bandwidth_Bps > 0 ? l.bytes / (l.bandwidth_Bps * span) : 0;
+}
+}  // namespace
+
+nlohmann::ordered_json to_json(const RunSummary& s) {
+  nlohmann::ordered_json j;
+  j["scenario"] = s.scenario;
+  j["hardware"] = s.hardware;
+  j["seed"] = s.seed;
+  j["parallax_version"] = s.parallax_version;
+  j["git_commit"] = s.git_commit;
+  j["makespan_s"] = seconds(s.makespan);
+  j["events"] = s.events;
+  j["activities"] = {{"copy", s.copies}, {"kernel", s.kernels}, {"collective", s.collectives_count}};
+  j["bytes_moved"] = s.bytes_moved;
+  j["wall_s"] = s.wall_s;
+  j["sim_to_wall_ratio"] = s.wall_s > 0 ? seconds(s.makespan) / s.wall_s : 0.0;
+  j["transfers"] = {{"count", s.transfers.count},
+                    {"sum_completion_s", s.transfers.sum_completion_s},
+                    {"sum_fct_s", s.transfers.sum_fct_s}};
+  auto& cs = j["collectives"] = nlohmann::ordered_json::array();
+  for (const CollectiveSummary& c : s.collectives) {
+    const double alg = algbw_GBps(c);
+    cs.push_back({{"name", c.name},
+                  {"op", c.op},
+                  {"gpus", c.gpus},
+                  {"bytes", c.bytes},
+                  {"time_s", seconds(c.end - c.start)},
+                  {"algbw_GBps", alg},
+                  {"busbw_GBps", alg * busbw_factor(c.op, c.gpus)}});
+  }
+  auto& ls = j["links"] = nlohmann::ordered_json::array();
+  for (const LinkSummary& l : s.links) {
+    ls.push_back({{"name", l.name},
+                  {"kind", l.kind},
+                  {"bytes", l.bytes},
+                  {"transfers", l.transfers},
+                  {"busy_s", seconds(l.busy)},
+                  {"mean_utilisation", utilisation(l, s.makespan)}});
+  }
+  return j;
+}
+
+std::string format_run_report(const RunSummary& s, size_t max_links) {
+  std::string out;
+  out += format_table({"scenario", "hardware", "seed", "makespan", "activities", "events", "wall", "sim/wall"},
+                      {{s.scenario, s.hardware, fmt::format("{}", s.seed), format_seconds(seconds(s.makespan)),
+                        fmt::format("{}", s.copies + s.kernels + s.collectives_count), fmt::format("{}", s.events),
+                        format_seconds(s.wall_s),
+                        s.wall_s > 0 ? fmt::format("{:.3g}", seconds(s.makespan) / s.wall_s) : "-"}});
+  if (s.transfers.count > 0) {
+    out += "\n";
+    out += format_table({"transfers", "moved", "sum of completions", "sum of FCTs"},
+                        {{fmt::format("{}", s.transfers.count), format_bytes(s.bytes_moved),
+                          format_seconds(s.transfers.sum_completion_s), format_seconds(s.transfers.sum_fct_s)}});
+  }
+  if (!s.collectives.empty()) {
+    std::vector<std::vector<std::string>> rows;
+    for (const CollectiveSummary& c : s.collectives) {
+      const double alg = algbw_GBps(c);
+      rows.push_back({c.name, c.op, fmt::format("{}", c.gpus), format_bytes(static_cast<double>(c.bytes)),
+                      format_seconds(seconds(c.start)), format_seconds(seconds(c.end - c.start)),
+                      format_rate(alg * 1e9), format_rate(alg * busbw_factor(c.op, c.gpus) * 1e9)});
+    }
+    out += "\n";
+    out += format_table({"collective", "op", "gpus", "size", "start", "time", "algbw", "busbw"}, rows);
+  }
+  std::vector<const LinkSummary*> busiest;
+  for (const LinkSummary& l : s.links)
+    if (l.bytes > 0) busiest.push_back(&l);
+  std::stable_sort(busiest.begin(), busiest.end(),
+                   [&](auto* a, auto* b) { return utilisation(*a, s.makespan) > utilisation(*b, s.makespan); });
+  if (!busiest.empty()) {
+    std::vector<std::vector<std::string>> rows;
+    for (size_t i = 0; i < busiest.size() && i < max_links; ++i) {
+      const LinkSummary& l = *busiest[i];
+      rows.push_back({l.name, l.kind, format_rate(l.bandwidth_Bps), format_bytes(l.bytes),
+                      format_seconds(seconds(l.busy)), fmt::format("{:.1f} %", 100 * utilisation(l, s.makespan))});
+    }
+    out += "\n";
+    out += format_table({"busiest links", "kind", "capacity", "moved", "busy", "utilisation"}, rows);
+    if (busiest.size() > max_links)
+      out += fmt::format("({} more links carried traffic; see summary.json)\n", busiest.size() - max_links);
+  }
+  return out;
+}
+
+}  // namespace parallax

@@ -1,0 +1,97 @@
+// File: tools/run_command.cpp
+#include "tools/run_command.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "sim/engine/engine.h"
+#include "sim/platform/sim_platform.h"
+#include "sim/report/activities_csv.h"
+#include "sim/report/chrome_trace.h"
+#include "sim/report/json_output.h"
+#include "sim/report/run_summary.h"
+#include "sim/scenario/scenario_loader.h"
+#include "sim/workload/transfer_replay.h"
+#include "tools/version.h"
+
+namespace parallax {
+
+namespace {
+
+RunSummary summarise(const Scenario& sc, const Engine& engine, const SimPlatform& platform,
+                     const TransferReplay& replay, double wall_s) {
+  RunSummary s;
+  s.scenario = sc.name;
+  s.hardware = sc.hardware.name;
+  s.seed = sc.seed;
+  s.parallax_version = kParallaxVersion;
+  s.git_commit = kParallaxGitCommit;
+  s.makespan = platform.last_finish();
+  s.events = engine.events_processed();
+  s.copies = platform.finished(ActivityKind::copy);
+  s.kernels = platform.finished(ActivityKind::kernel);
+  s.collectives_count = platform.finished(ActivityKind::collective);
+  s.wall_s = wall_s;
+  for (const TransferOutcome& t : replay.transfers()) {
+    ++s.transfers.count;
+    s.transfers.sum_completion_s += t.finish.to_seconds();
+    s.transfers.sum_fct_s += (t.finish - t.start).to_seconds();
+  }
+  for (const CollectiveOutcome& c : replay.collectives())
+    s.collectives.push_back({c.name, to_string(c.op), c.gpus, c.bytes, c.start, c.finish});
+  const auto& dirs = platform.topology().directions();
+  const auto& usage = platform.link_usage();
+  for (size_t i = 0; i < dirs.size(); ++i)
+    s.links.push_back({dirs[i].name, to_string(dirs[i].kind), dirs[i].bandwidth_Bps, usage[i].bytes, usage[i].busy,
+                       usage[i].transfers});
+  s.bytes_moved = platform.bytes_copied();
+  return s;
+}
+
+}  // namespace
+
+int run_command(const RunOptions& options) {
+  Scenario sc = options.scenario_path.empty()
+                    ? load_scenario_text(embedded_quickstart(), std::string(kQuickstartSource), options.overrides)
+                    : load_scenario_file(options.scenario_path, options.overrides);
+  if (options.seed) sc.seed = *options.seed;
+  const bool want_log = !options.out_dir.empty() && (sc.output.activities_csv || sc.output.trace);
+
+  ActivityLog log;
+  Engine engine;
+  SimPlatform platform(engine, sc.hardware, want_log ? &log : nullptr);
+  TransferReplay replay(platform, sc.transfers);
+  replay.start();
+  const auto t0 = std::chrono::steady_clock::now();
+  engine.run();
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!replay.finished())
+    throw std::logic_error(fmt::format("{} of {} workload items never finished", replay.total() - replay.done(),
+                                       replay.total()));
+
+  const RunSummary summary = summarise(sc, engine, platform, replay, wall_s);
+  if (!options.out_dir.empty()) {
+    const std::filesystem::path dir(options.out_dir);
+    std::filesystem::create_directories(dir);
+    // summary.json goes last: its presence says the directory is complete.
+    std::filesystem::remove(dir / "summary.json");
+    if (sc.output.activities_csv) write_activities_csv_file(dir / "activities.csv", log);
+    if (sc.output.trace) {
+      const ChromeTraceStats st = write_chrome_trace_file(dir / "trace.json", log);
+      if (st.truncated)
+        std::fprintf(stderr, "note: trace.json holds the first %zu of %zu activities\n", st.records_written,
+                     st.records_total);
+    }
+    write_json_atomically(dir / "summary.json", to_json(summary));
+  }
+  if (!options.quiet) {
+    std::fputs(format_run_report(summary).c_str(), stdout);
+    if (!options.out_dir.empty()) std::printf("\noutputs: %s\n", options.out_dir.c_str());
+  }
+  return 0;
+}
+
+}  // namespace parallax

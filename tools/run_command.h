@@ -1,0 +1,22 @@
+// File: tools/run_command.h
+// `parallax run`: load a scenario, simulate it, print the tables, write the outputs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace parallax {
+
+struct RunOptions {
+  std::string scenario_path;           // empty: the embedded quickstart
+  std::string out_dir;                 // empty: print only
+  std::optional<uint64_t> seed;
+  std::vector<std::string> overrides;  // --set dotted.path=value
+  bool quiet = false;
+};
+
+// Returns the process exit code: 0 ok, 2 bad input, 1 internal failure.
+int run_command(const RunOptions& options);
+
+}  // namespace parallax

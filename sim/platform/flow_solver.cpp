@@ -10,7 +10,6 @@ namespace parallax {
 
 namespace {
 constexpr double kPsPerSecond = 1e12;
-constexpr size_t kHeapArity = 4;
 
 // Finish times are rounded to the nearest picosecond, so at its event a member may still lack
 // what it receives in half a picosecond; anything due within the next picosecond is done now.
@@ -29,7 +28,7 @@ ConstraintId FlowSolver::add_constraint(double capacity) {
   check_capacity(capacity);
   constraints_.push_back(Constraint{});
   constraints_.back().capacity = capacity;
-  constraint_groups_.emplace_back();
+  constraint_groups_.emplace_back(this);
   return static_cast<ConstraintId>(constraints_.size() - 1);
 }
 
@@ -61,7 +60,9 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
   } else {
     id = static_cast<FlowClassId>(classes_.size());
     classes_.emplace_back();
-    own_groups_.emplace_back();
+    class_mark_.push_back(0);
+    class_fixed_.push_back(0);
+    own_groups_.emplace_back(this);
   }
   FlowClass& k = classes_[id];
   k.elements = std::move(merged);
@@ -73,7 +74,11 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
   k.s_base = k.g_base = 0;
   k.group_pos = -1;
   k.live = true;
-  own_groups_[id] = Group{};
+  Group& own = own_groups_[id];
+  own.heap.clear();
+  own.lambda = own.service = 0;
+  own.last_ps = 0;
+  completions_.remove(kOwnGroup | id);
   return id;
 }
 
@@ -200,7 +205,7 @@ void FlowSolver::drop_cancelled_top(FlowClass& k) {
 
 void FlowSolver::fix(FlowClassId id, double rate, GroupId g) {
   FlowClass& k = classes_[id];
-  k.fixed = true;
+  class_fixed_[id] = 1;
   k.next_group = g;
   group(g).lambda = rate;
   const double n = k.members;
@@ -215,15 +220,12 @@ void FlowSolver::fix(FlowClassId id, double rate, GroupId g) {
   }
 }
 
-// Each constraint whose share changed in this round gets one fresh key (older keys go stale).
+// Each constraint whose share changed in this round gets its new key once.
 void FlowSolver::push_round_keys() {
   for (ConstraintId cid : round_touched_) {
-    Constraint& c = constraints_[cid];
-    ++c.version;
-    if (c.demand > 0) {
-      fill_heap_.push_back(HeapKey{std::max(0.0, c.remaining) / c.demand, cid, c.version});
-      std::push_heap(fill_heap_.begin(), fill_heap_.end(), std::greater<>{});
-    }
+    const Constraint& c = constraints_[cid];
+    if (c.demand > 0) fill_.set(cid, std::max(0.0, c.remaining) / c.demand);
+    else fill_.remove(cid);
   }
   round_touched_.clear();
   ++round_;
@@ -266,8 +268,8 @@ void FlowSolver::solve(Time now) {
     k.dirty = false;
     if (!k.live) continue;
     take_constraints(k);
-    if (k.members > 0 && k.mark != epoch_) {
-      k.mark = epoch_;
+    if (k.members > 0 && class_mark_[id] != epoch_) {
+      class_mark_[id] = epoch_;
       comp_classes_.push_back(id);
     }
   }
@@ -275,11 +277,10 @@ void FlowSolver::solve(Time now) {
   // The connected component: constraints <-> classes with members.
   for (size_t i = 0; i < comp_constraints_.size(); ++i) {
     for (FlowClassId id : constraints_[comp_constraints_[i]].active) {
-      FlowClass& k = classes_[id];
-      if (k.mark == epoch_) continue;
-      k.mark = epoch_;
+      if (class_mark_[id] == epoch_) continue;
+      class_mark_[id] = epoch_;
       comp_classes_.push_back(id);
-      take_constraints(k);
+      take_constraints(classes_[id]);
     }
   }
   classes_solved_ += comp_classes_.size();
@@ -289,7 +290,6 @@ void FlowSolver::solve(Time now) {
     Constraint& c = constraints_[cid];
     c.remaining = c.capacity;
     c.demand = 0;
-    ++c.version;
     advance_group(constraint_groups_[cid], now_ps);
     touched_groups_.push_back(cid);
   }
@@ -297,9 +297,12 @@ void FlowSolver::solve(Time now) {
   size_t unfixed = comp_classes_.size();
   for (FlowClassId id : comp_classes_) {
     FlowClass& k = classes_[id];
-    advance_group(own_groups_[id], now_ps);
-    touched_groups_.push_back(kOwnGroup | id);
-    k.fixed = false;
+    // A class's own group matters only if it is in it now or may enter it (a finite bound).
+    if (k.group == (kOwnGroup | id) || std::isfinite(k.bound)) {
+      advance_group(own_groups_[id], now_ps);
+      touched_groups_.push_back(kOwnGroup | id);
+    }
+    class_fixed_[id] = 0;
     // Fast path: a class alone on all of its constraints takes the smallest of them (or its
     // bound) without entering the filling heap. A ring's hops are all like this.
     bool alone = true;
@@ -318,7 +321,7 @@ void FlowSolver::solve(Time now) {
       }
     }
     if (alone) {
-      k.fixed = true;
+      class_fixed_[id] = 1;
       k.next_group = g;
       group(g).lambda = rate;
       --unfixed;
@@ -330,27 +333,19 @@ void FlowSolver::solve(Time now) {
   std::sort(bounded_.begin(), bounded_.end(), [&](FlowClassId a, FlowClassId b) {
     return classes_[a].bound < classes_[b].bound || (classes_[a].bound == classes_[b].bound && a < b);
   });
-  fill_heap_.clear();
+  fill_.clear();
   for (ConstraintId cid : comp_constraints_) {
     const Constraint& c = constraints_[cid];
-    if (c.demand > 0) fill_heap_.push_back(HeapKey{c.remaining / c.demand, cid, c.version});
+    if (c.demand > 0) fill_.set(cid, c.remaining / c.demand);
   }
-  std::make_heap(fill_heap_.begin(), fill_heap_.end(), std::greater<>{});
 
   // Progressive filling: every unfixed class runs at the common level lambda; the constraint
   // with the smallest remaining/demand saturates first and fixes its classes (they join its
   // group); a class bound below that level fixes the class at its bound (its own group).
   size_t next_bounded = 0;
   while (unfixed > 0) {
-    while (!fill_heap_.empty()) {
-      const HeapKey& top = fill_heap_.front();
-      const Constraint& c = constraints_[top.c];
-      if (top.version == c.version && c.demand > 0) break;
-      std::pop_heap(fill_heap_.begin(), fill_heap_.end(), std::greater<>{});
-      fill_heap_.pop_back();
-    }
-    while (next_bounded < bounded_.size() && classes_[bounded_[next_bounded]].fixed) ++next_bounded;
-    const double lambda_c = fill_heap_.empty() ? kUnbounded : fill_heap_.front().lambda;
+    while (next_bounded < bounded_.size() && class_fixed_[bounded_[next_bounded]]) ++next_bounded;
+    const double lambda_c = fill_.empty() ? kUnbounded : fill_.top_key();
     const double lambda_b = next_bounded < bounded_.size() ? classes_[bounded_[next_bounded]].bound : kUnbounded;
     if (lambda_b <= lambda_c) {
       if (!std::isfinite(lambda_b)) throw std::logic_error("FlowSolver: unconstrained class");
@@ -360,13 +355,12 @@ void FlowSolver::solve(Time now) {
       --unfixed;
       continue;
     }
-    const ConstraintId cid = fill_heap_.front().c;
-    std::pop_heap(fill_heap_.begin(), fill_heap_.end(), std::greater<>{});
-    fill_heap_.pop_back();
+    const ConstraintId cid = fill_.top_id();
+    fill_.pop();
     const auto& active = constraints_[cid].active;  // fix() never changes active lists
     for (size_t i = 0; i < active.size(); ++i) {
       const FlowClassId id = active[i];
-      if (classes_[id].fixed) continue;
+      if (class_fixed_[id]) continue;
       fix(id, lambda_c, cid);
       --unfixed;
     }
@@ -378,17 +372,18 @@ void FlowSolver::solve(Time now) {
 }
 
 Time FlowSolver::next_completion() const {
-  return completion_heap_.empty() ? Time::max() : Time::ps(completion_heap_.front().second);
+  return completions_.empty() ? Time::max() : Time::ps(completions_.top_key());
 }
 
 void FlowSolver::collect_completed(Time now, std::vector<uint64_t>& tags) {
   const int64_t now_ps = now.ps();
-  while (!completion_heap_.empty() && completion_heap_.front().second <= now_ps) {
-    const GroupId gid = completion_heap_.front().first;
+  while (!completions_.empty() && completions_.top_key() <= now_ps) {
+    const GroupId gid = completions_.top_id();
     Group& g = group(gid);
     advance_group(g, now_ps);
     while (!g.heap.empty()) {
-      const auto [key, id] = g.heap.front();
+      const double key = g.heap.top_key();
+      const FlowClassId id = g.heap.top_id();
       if (key > g.service + completion_tolerance(key, g.lambda)) break;
       FlowClass& k = classes_[id];
       const double served = class_service(k, now_ps);
@@ -445,157 +440,33 @@ double FlowSolver::usage(ConstraintId c) const {
 }
 
 // --- a group's heap of classes, keyed by the group service at which the class's first member
-// finishes: level - s_base + g_base -----------------------------------------------------------
+// finishes: level - s_base + g_base; and the heap of groups by next completion ---------------
 
 void FlowSolver::place_in_group(FlowClassId id) {
   FlowClass& k = classes_[id];
-  Group& g = group(k.group);
-  const double key = k.heap.front().level - k.s_base + k.g_base;
-  if (k.group_pos < 0) {
-    k.group_pos = static_cast<int32_t>(g.heap.size());
-    g.heap.emplace_back(key, id);
-    group_heap_up(g, g.heap.size() - 1);
-    return;
-  }
-  const size_t i = static_cast<size_t>(k.group_pos);
-  const double old = g.heap[i].first;
-  g.heap[i].first = key;
-  if (key < old) group_heap_up(g, i);
-  else group_heap_down(g, i);
+  group(k.group).heap.set(id, k.heap.front().level - k.s_base + k.g_base);
 }
 
 void FlowSolver::remove_from_group(FlowClassId id) {
-  FlowClass& k = classes_[id];
-  if (k.group_pos < 0) return;
-  Group& g = group(k.group);
-  const size_t i = static_cast<size_t>(k.group_pos);
-  k.group_pos = -1;
-  const auto last = g.heap.back();
-  g.heap.pop_back();
-  if (g.heap.empty()) {  // restart the service curve: keeps its magnitude (and rounding) small
-    g.service = 0;
-  }
-  if (i == g.heap.size()) return;
-  g.heap[i] = last;
-  classes_[last.second].group_pos = static_cast<int32_t>(i);
-  group_heap_up(g, i);
-  group_heap_down(g, static_cast<size_t>(classes_[last.second].group_pos));
+  Group& g = group(classes_[id].group);
+  g.heap.remove(id);
+  if (g.heap.empty()) g.service = 0;  // restart the service curve: keeps its magnitude small
 }
-
-void FlowSolver::group_heap_up(Group& g, size_t i) {
-  auto item = g.heap[i];
-  while (i > 0) {
-    const size_t p = (i - 1) / 2;
-    if (!(item < g.heap[p])) break;
-    g.heap[i] = g.heap[p];
-    classes_[g.heap[i].second].group_pos = static_cast<int32_t>(i);
-    i = p;
-  }
-  g.heap[i] = item;
-  classes_[item.second].group_pos = static_cast<int32_t>(i);
-}
-
-void FlowSolver::group_heap_down(Group& g, size_t i) {
-  auto item = g.heap[i];
-  const size_t n = g.heap.size();
-  for (;;) {
-    size_t l = 2 * i + 1;
-    if (l >= n) break;
-    size_t best = l;
-    if (l + 1 < n && g.heap[l + 1] < g.heap[l]) best = l + 1;
-    if (!(g.heap[best] < item)) break;
-    g.heap[i] = g.heap[best];
-    classes_[g.heap[i].second].group_pos = static_cast<int32_t>(i);
-    i = best;
-  }
-  g.heap[i] = item;
-  classes_[item.second].group_pos = static_cast<int32_t>(i);
-}
-
-// --- the completion heap: 4-ary heap of (group, finish ps), ties by group id --------------------
 
 void FlowSolver::update_group_completion(GroupId gid) {
   Group& g = group(gid);
   if (g.heap.empty() || !(g.lambda > 0)) {
-    heap_remove(gid);
+    completions_.remove(gid);
     return;
   }
-  const double left = g.heap.front().first - g.service;
+  const double left = g.heap.top_key() - g.service;
   int64_t finish = g.last_ps;
   if (left > 0) {
     const double dt_ps = std::nearbyint(left / g.lambda * kPsPerSecond);
     const double room = static_cast<double>(Time::max().ps() - g.last_ps);
     finish = dt_ps >= room ? Time::max().ps() : g.last_ps + static_cast<int64_t>(dt_ps);
   }
-  heap_set(gid, finish);
-}
-
-namespace {
-bool heap_less(const std::pair<uint32_t, int64_t>& a, const std::pair<uint32_t, int64_t>& b) {
-  return a.second < b.second || (a.second == b.second && a.first < b.first);
-}
-}  // namespace
-
-void FlowSolver::heap_set(GroupId gid, int64_t key) {
-  Group& g = group(gid);
-  if (g.heap_pos < 0) {
-    g.heap_pos = static_cast<int32_t>(completion_heap_.size());
-    completion_heap_.emplace_back(gid, key);
-    heap_up(completion_heap_.size() - 1);
-    return;
-  }
-  const size_t i = static_cast<size_t>(g.heap_pos);
-  const int64_t old = completion_heap_[i].second;
-  if (key == old) return;
-  completion_heap_[i].second = key;
-  if (key < old) heap_up(i);
-  else heap_down(i);
-}
-
-void FlowSolver::heap_remove(GroupId gid) {
-  Group& g = group(gid);
-  if (g.heap_pos < 0) return;
-  const size_t i = static_cast<size_t>(g.heap_pos);
-  g.heap_pos = -1;
-  const auto last = completion_heap_.back();
-  completion_heap_.pop_back();
-  if (i == completion_heap_.size()) return;
-  completion_heap_[i] = last;
-  group(last.first).heap_pos = static_cast<int32_t>(i);
-  heap_up(i);
-  heap_down(static_cast<size_t>(group(last.first).heap_pos));
-}
-
-void FlowSolver::heap_up(size_t i) {
-  auto item = completion_heap_[i];
-  while (i > 0) {
-    const size_t p = (i - 1) / kHeapArity;
-    if (!heap_less(item, completion_heap_[p])) break;
-    completion_heap_[i] = completion_heap_[p];
-    group(completion_heap_[i].first).heap_pos = static_cast<int32_t>(i);
-    i = p;
-  }
-  completion_heap_[i] = item;
-  group(item.first).heap_pos = static_cast<int32_t>(i);
-}
-
-void FlowSolver::heap_down(size_t i) {
-  auto item = completion_heap_[i];
-  const size_t n = completion_heap_.size();
-  for (;;) {
-    const size_t first = kHeapArity * i + 1;
-    if (first >= n) break;
-    size_t best = first;
-    const size_t end = std::min(first + kHeapArity, n);
-    for (size_t c = first + 1; c < end; ++c)
-      if (heap_less(completion_heap_[c], completion_heap_[best])) best = c;
-    if (!heap_less(completion_heap_[best], item)) break;
-    completion_heap_[i] = completion_heap_[best];
-    group(completion_heap_[i].first).heap_pos = static_cast<int32_t>(i);
-    i = best;
-  }
-  completion_heap_[i] = item;
-  group(item.first).heap_pos = static_cast<int32_t>(i);
+  completions_.set(gid, finish);
 }
 
 }  // namespace parallax

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "sim/engine/sim_time.h"
+#include "sim/platform/indexed_heap.h"
 
 namespace parallax {
 
@@ -46,6 +47,11 @@ struct FlowElement {
 class FlowSolver {
  public:
   static constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+
+  FlowSolver() = default;
+  // Its heaps point back into it: not copyable, not movable.
+  FlowSolver(const FlowSolver&) = delete;
+  FlowSolver& operator=(const FlowSolver&) = delete;
 
   ConstraintId add_constraint(double capacity);
   void set_capacity(ConstraintId c, double capacity);
@@ -85,21 +91,36 @@ class FlowSolver {
   static constexpr GroupId kNoGroup = UINT32_MAX;
   static constexpr GroupId kOwnGroup = 0x80000000u;
 
+  // Where each heap keeps its entries' positions.
+  struct ClassInGroup {
+    FlowSolver* solver = nullptr;
+    int32_t& operator()(uint32_t k) const { return solver->classes_[k].group_pos; }
+  };
+  struct GroupInCompletions {
+    FlowSolver* solver = nullptr;
+    int32_t& operator()(uint32_t g) const { return solver->group(g).heap_pos; }
+  };
+  struct ConstraintInFill {
+    FlowSolver* solver = nullptr;
+    int32_t& operator()(uint32_t c) const { return solver->constraints_[c].fill_pos; }
+  };
+
   struct Constraint {
     double capacity = 0;
     std::vector<FlowClassId> active;  // classes with members, unordered (swap-remove)
     double remaining = 0;             // scratch for solve()
     double demand = 0;
     uint32_t mark = 0;
-    uint32_t version = 0;
     uint32_t round = 0;
+    int32_t fill_pos = -1;
   };
   struct Group {
+    explicit Group(FlowSolver* s) : heap(ClassInGroup{s}) {}
     double lambda = 0;   // rate of each member of each class in the group
     double service = 0;  // per-member service since the group last emptied
     int64_t last_ps = 0;
-    std::vector<std::pair<double, FlowClassId>> heap;  // (group-service level of first finish, class)
-    int32_t heap_pos = -1;                             // in the completion heap of groups
+    IndexedHeap<double, ClassInGroup> heap;  // classes by the group service of their first finish
+    int32_t heap_pos = -1;                   // in the completion heap of groups
   };
   struct Member {
     double level;
@@ -120,8 +141,6 @@ class FlowSolver {
     double g_base = 0;
     int32_t group_pos = -1;      // position in its group's heap
     GroupId next_group = kNoGroup;  // scratch for solve()
-    uint32_t mark = 0;
-    bool fixed = false;
     bool live = false;
     bool dirty = false;
   };
@@ -145,27 +164,23 @@ class FlowSolver {
   void fix(FlowClassId id, double rate, GroupId g);
   void push_round_keys();
   void regroup(FlowClassId id, int64_t now_ps);
-  // a class's entry in its group's heap
-  void place_in_group(FlowClassId id);
+  void place_in_group(FlowClassId id);  // (re)keys the class in its group's heap
   void remove_from_group(FlowClassId id);
-  void group_heap_up(Group& g, size_t i);
-  void group_heap_down(Group& g, size_t i);
-  // the completion heap of groups
   void update_group_completion(GroupId g);
-  void heap_set(GroupId g, int64_t key);
-  void heap_remove(GroupId g);
-  void heap_up(size_t i);
-  void heap_down(size_t i);
 
   std::vector<Constraint> constraints_;
   std::vector<Group> constraint_groups_;
   std::vector<FlowClass> classes_;
+  // Hot per-class flags of solve(), kept apart so the component search and the filling loop
+  // skip visited classes without touching the class records.
+  std::vector<uint32_t> class_mark_;
+  std::vector<uint8_t> class_fixed_;
   std::vector<Group> own_groups_;
   std::vector<FlowClassId> free_classes_;
   std::vector<Flow> flows_;
   std::vector<FlowId> free_flows_;
   std::vector<FlowClassId> dirty_classes_;
-  std::vector<std::pair<GroupId, int64_t>> completion_heap_;  // 4-ary, (group, finish ps)
+  IndexedHeap<int64_t, GroupInCompletions> completions_{GroupInCompletions{this}};  // groups by finish ps
   size_t active_flows_ = 0;
   uint32_t epoch_ = 0;
   uint64_t solves_ = 0;
@@ -177,15 +192,7 @@ class FlowSolver {
   std::vector<GroupId> touched_groups_;
   std::vector<ConstraintId> round_touched_;
   uint32_t round_ = 1;
-  struct HeapKey {
-    double lambda;
-    ConstraintId c;
-    uint32_t version;
-    bool operator>(const HeapKey& o) const {
-      return lambda > o.lambda || (lambda == o.lambda && c > o.c);
-    }
-  };
-  std::vector<HeapKey> fill_heap_;
+  IndexedHeap<double, ConstraintInFill> fill_{ConstraintInFill{this}};  // constraints by fair share
 };
 
 }  // namespace parallax

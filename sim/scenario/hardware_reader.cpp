@@ -136,7 +136,7 @@ HardwareSpec read_hardware(const ConfigNode& hardware, const std::string& path) 
   const int gpus = static_cast<int>(read_integer_in(f.required("gpus"), f.path_of("gpus"), 1, kMaxGpus));
   spec.gpus.assign(static_cast<size_t>(gpus), gpu);
   int hosts = 1;
-  if (const ConfigNode* n = f.optional("hosts")) hosts = static_cast<int>(read_integer_in(*n, f.path_of("hosts"), 1, kMaxHosts));
+  if (const ConfigNode* n = f.optional("hosts")) hosts = static_cast<int>(read_integer_in(*n, f.path_of("hosts"), 0, kMaxHosts));
   HostSpec host;
   if (const ConfigNode* n = f.optional("host")) host = read_host(*n, f.path_of("host"));
   spec.hosts.assign(static_cast<size_t>(hosts), host);

@@ -62,14 +62,14 @@ void expand_crossbar(const MapFields& fields, HardwareSpec& spec) {
   }
   const LinkFigures host_link = read_link_figures(*host_link_node, fields.path_of("host_link"), LinkKind::pcie, true);
   if (pcie_switches == nullptr) {
-    for (int g = 0; g < gpu_count(spec); ++g) spec.links.push_back(make_link(gpu_node_name(g), host_node_name(0), host_link));
+    if (!spec.hosts.empty()) for (int g = 0; g < gpu_count(spec); ++g) spec.links.push_back(make_link(gpu_node_name(g), host_node_name(0), host_link));
     return;
   }
   const MapFields sw(*pcie_switches, fields.path_of("pcie_switches"), {"gpus_per_switch", "uplink"});
   const int per_switch = read_group_size(sw, "gpus_per_switch");
   LinkFigures uplink = read_link_figures(sw.required("uplink"), sw.path_of("uplink"), LinkKind::pcie, false);
   const int n = attach_gpus_to_switches(spec, per_switch, "pcie_sw", NodeKind::pcie_switch, host_link);
-  for (int s = 0; s < n; ++s) spec.links.push_back(make_link(numbered("pcie_sw", s), host_node_name(0), uplink));
+  if (!spec.hosts.empty()) for (int s = 0; s < n; ++s) spec.links.push_back(make_link(numbered("pcie_sw", s), host_node_name(0), uplink));
 }
 
 // nvlink_pairs: nvlink {GBps, latency_us, duplex} joins 2k and 2k+1 (an odd last GPU stays
@@ -88,7 +88,7 @@ void expand_nvlink_pairs(const MapFields& fields, HardwareSpec& spec) {
       if (const ConfigNode* n = fields.optional(key))
         fail_at(*n, fields.path_of(key),
                 fmt::format("'{}' needs '{}'", fields.path_of(key), fields.path_of("gpus_per_pcie_switch")));
-    for (int g = 0; g < gpu_count(spec); ++g) spec.links.push_back(make_link(gpu_node_name(g), host_node_name(0), pcie));
+    if (!spec.hosts.empty()) for (int g = 0; g < gpu_count(spec); ++g) spec.links.push_back(make_link(gpu_node_name(g), host_node_name(0), pcie));
     return;
   }
   const int per_switch = read_group_size(fields, "gpus_per_pcie_switch");
@@ -98,11 +98,11 @@ void expand_nvlink_pairs(const MapFields& fields, HardwareSpec& spec) {
   const LinkFigures uplink = read_link_figures(fields.required("uplink"), fields.path_of("uplink"), LinkKind::pcie, false);
   const int n = attach_gpus_to_switches(spec, per_switch, "pcie_sw", NodeKind::pcie_switch, pcie);
   if (interconnect == "host") {
-    for (int s = 0; s < n; ++s) spec.links.push_back(make_link(numbered("pcie_sw", s), host_node_name(0), uplink));
+    if (!spec.hosts.empty()) for (int s = 0; s < n; ++s) spec.links.push_back(make_link(numbered("pcie_sw", s), host_node_name(0), uplink));
   } else {
     for (int s = 0; s + 1 < n; ++s)
       spec.links.push_back(make_link(numbered("pcie_sw", s), numbered("pcie_sw", s + 1), uplink));
-    spec.links.push_back(make_link(numbered("pcie_sw", 0), host_node_name(0), uplink));
+    if (!spec.hosts.empty()) spec.links.push_back(make_link(numbered("pcie_sw", 0), host_node_name(0), uplink));
   }
 }
 
@@ -116,7 +116,7 @@ void expand_leaf_spine(const MapFields& fields, HardwareSpec& spec) {
   const int leaves = attach_gpus_to_switches(spec, per_leaf, "leaf", NodeKind::network_switch, host_link);
   add_switch(spec, "spine", NodeKind::network_switch);
   for (int l = 0; l < leaves; ++l) spec.links.push_back(make_link(numbered("leaf", l), "spine", uplink));
-  spec.links.push_back(make_link(host_node_name(0), "spine", uplink));
+  if (!spec.hosts.empty()) spec.links.push_back(make_link(host_node_name(0), "spine", uplink));
 }
 
 void expand_none(const MapFields&, HardwareSpec&) {}

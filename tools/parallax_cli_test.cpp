@@ -1,0 +1,184 @@
+// File: tools/parallax_cli_test.cpp
+// The `parallax` binary as a user runs it: exit codes, located error messages, the golden
+// quickstart summary, byte-identical outputs for the same scenario and seed, and the SimGrid
+// anchor workloads against their closed forms (../shared/anchors/simgrid/README.md).
+//
+// Golden file: tests/golden/quickstart_summary.json. After a deliberate change in behaviour,
+// refresh it with PARALLAX_UPDATE_GOLDEN=1 meson test -C build parallax_cli, and review the diff.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kBinary = std::getenv("PARALLAX_BIN") ? std::getenv("PARALLAX_BIN") : "parallax";
+const fs::path kSource = std::getenv("PARALLAX_SOURCE_DIR") ? std::getenv("PARALLAX_SOURCE_DIR") : ".";
+
+struct Result {
+  int code;
+  std::string output;  // stdout and stderr together
+};
+
+Result run(const std::string& args) {
+  const std::string cmd = kBinary + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return {-1, "popen failed"};
+  std::string out;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fs::path temp_dir(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("parallax_cli_test_" + std::to_string(::getpid()) + "_" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+std::string scenario(const std::string& rel) { return (kSource / rel).string(); }
+
+nlohmann::json summary(const fs::path& dir) { return nlohmann::json::parse(slurp(dir / "summary.json")); }
+
+// Wall-clock fields and the build's commit legitimately differ between runs and builds.
+nlohmann::json deterministic_part(nlohmann::json s) {
+  s.erase("wall_s");
+  s.erase("sim_to_wall_ratio");
+  s.erase("git_commit");
+  return s;
+}
+
+TEST(ParallaxCli, QuickstartRunsAndPrintsATable) {
+  Result r = run("run");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("quickstart"), std::string::npos);
+  EXPECT_NE(r.output.find("grad-allreduce"), std::string::npos);
+  EXPECT_NE(r.output.find("busiest links"), std::string::npos);
+}
+
+TEST(ParallaxCli, VersionAndHelp) {
+  EXPECT_EQ(run("--version").code, 0);
+  Result h = run("run --help");
+  EXPECT_EQ(h.code, 0);
+  EXPECT_NE(h.output.find("--set"), std::string::npos);
+  EXPECT_EQ(run("bench --help").code, 0);
+  EXPECT_EQ(run("no-such-command").code, 2);
+}
+
+TEST(ParallaxCli, GoldenQuickstartSummary) {
+  const fs::path out = temp_dir("golden");
+  Result r = run("run --quiet --out " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  const nlohmann::json got = deterministic_part(summary(out));
+  const fs::path golden = kSource / "tests/golden/quickstart_summary.json";
+  if (std::getenv("PARALLAX_UPDATE_GOLDEN")) {
+    std::ofstream(golden) << got.dump(2) << "\n";
+    GTEST_SKIP() << "golden file rewritten: " << golden;
+  }
+  ASSERT_TRUE(fs::exists(golden)) << "missing " << golden;
+  EXPECT_EQ(got, nlohmann::json::parse(slurp(golden))) << "diff the run in " << out << " against " << golden;
+  fs::remove_all(out);
+}
+
+TEST(ParallaxCli, SameScenarioAndSeedGiveIdenticalBytes) {
+  const fs::path a = temp_dir("det_a"), b = temp_dir("det_b");
+  ASSERT_EQ(run("run --quiet --seed 7 --out " + a.string()).code, 0);
+  ASSERT_EQ(run("run --quiet --seed 7 --out " + b.string()).code, 0);
+  EXPECT_EQ(slurp(a / "activities.csv"), slurp(b / "activities.csv"));
+  EXPECT_EQ(slurp(a / "trace.json"), slurp(b / "trace.json"));
+  EXPECT_EQ(deterministic_part(summary(a)), deterministic_part(summary(b)));
+  EXPECT_EQ(summary(a)["seed"], 7);
+  for (const auto& e : fs::directory_iterator(a))
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+  fs::remove_all(a);
+  fs::remove_all(b);
+}
+
+TEST(ParallaxCli, BadInputExitsTwoWithAPlace) {
+  const fs::path d = temp_dir("bad");
+  std::ofstream(d / "typo.yaml") << "name: t\nhardware: dgx-h100\nworkload:\n  kind: transfers\n  transferz: []\n";
+  Result r = run("run " + (d / "typo.yaml").string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("typo.yaml:5:3:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("did you mean 'transfers'"), std::string::npos) << r.output;
+
+  std::ofstream(d / "preset.yaml") << "name: t\nhardware: dgx-h10\nworkload: {kind: transfers}\n";
+  r = run("run " + (d / "preset.yaml").string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("preset.yaml:2:11:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("dgx-h100"), std::string::npos) << r.output;
+
+  r = run("run --set hardware.gpus=0");
+  EXPECT_EQ(r.code, 2) << r.output;
+  r = run("run --set nonsense");
+  EXPECT_EQ(r.code, 2) << r.output;
+  r = run("run " + (d / "missing.yaml").string());
+  EXPECT_EQ(r.code, 2) << r.output;
+  r = run("run " + d.string());  // a directory given as a file
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("is a directory"), std::string::npos) << r.output;
+  fs::remove_all(d);
+}
+
+double makespan_of(const std::string& args) {
+  const fs::path out = temp_dir("anchor");
+  Result r = run("run --quiet " + args + " --out " + out.string());
+  EXPECT_EQ(r.code, 0) << r.output;
+  const double m = summary(out)["makespan_s"].get<double>();
+  fs::remove_all(out);
+  return m;
+}
+
+// T_ring = 2(P-1) * (2 us + floor(BYTES/P) / 300 GB/s)
+TEST(ParallaxCliAnchor, RingMatchesTheClosedForm) {
+  for (int p : {8, 64}) {
+    const double analytic = 2.0 * (p - 1) * (2e-6 + static_cast<double>((int64_t{1} << 30) / p) / 300e9);
+    const double got = makespan_of(scenario("scenarios/bench/ring.yaml") + " --set hardware.gpus=" + std::to_string(p));
+    EXPECT_NEAR(got / analytic - 1, 0, 1e-7) << "P=" << p;
+  }
+}
+
+// T_hybrid = 14 * (3 us + floor(BYTES/8) / (25 GB/s, or 12.5 GB/s with a shared uplink))
+TEST(ParallaxCliAnchor, HybridMatchesTheClosedForm) {
+  for (int64_t bytes : {int64_t{1} << 20, int64_t{1} << 30}) {
+    const std::string base = scenario("scenarios/bench/hybrid.yaml") +
+                             " --set output.trace=false --set workload.collectives.0.bytes=" + std::to_string(bytes);
+    const double c = static_cast<double>(bytes / 8);
+    EXPECT_NEAR(makespan_of(base) / (14 * (3e-6 + c / 25e9)) - 1, 0, 1e-7);
+    EXPECT_NEAR(makespan_of(base + " --set hardware.topology.uplink.duplex=half") / (14 * (3e-6 + c / 12.5e9)) - 1,
+                0, 1e-7);
+  }
+}
+
+// SimGrid 3.32 on the same 1,000 transfers: makespan 1.015542378145 s, sum of completions
+// 484.8397003055 s (../shared/anchors/simgrid/README.md, results table).
+TEST(ParallaxCliAnchor, RandomMatchesSimGrid) {
+  const fs::path out = temp_dir("random");
+  ASSERT_EQ(run("run --quiet " + scenario("scenarios/bench/random.yaml") + " --out " + out.string()).code, 0);
+  const nlohmann::json s = summary(out);
+  EXPECT_NEAR(s["makespan_s"].get<double>() / 1.015542378145 - 1, 0, 1e-7);
+  EXPECT_NEAR(s["transfers"]["sum_completion_s"].get<double>() / 484.8397003055 - 1, 0, 1e-7);
+  EXPECT_EQ(s["transfers"]["count"], 1000);
+  fs::remove_all(out);
+}
+
+}  // namespace

@@ -1,0 +1,38 @@
+// File: sim/policies/overlap/overlap_machine.cpp
+// Preset -> models::OverlapMachine (overlap_machine.h).
+#include "sim/policies/overlap/overlap_machine.h"
+
+#include <fmt/format.h>
+
+#include "models/calibrated_defaults.h"
+#include "sim/platform/platform.h"
+#include "sim/policies/overlap/ring_hops.h"
+
+namespace parallax {
+
+models::GpuComputeParams overlap_gpu_params(const GpuSpec& gpu) {
+  models::GpuComputeParams p;
+  if (gpu.model.starts_with("H100")) p = models::h100_sxm_gemm_calibrated();
+  else if (gpu.model.starts_with("A100")) p = models::a100_sxm_gemm_calibrated();
+  p.sms = gpu.sms;
+  p.peak_flops = gpu.peak_flops;
+  p.hbm_Bps = gpu.hbm_Bps;
+  return p;
+}
+
+OverlapGroup overlap_group(const HardwareSpec& spec, int64_t tp) {
+  if (tp < 1 || tp > static_cast<int64_t>(spec.gpus.size()))
+    throw PlatformError(fmt::format("tp = {} needs 1..{} GPUs on '{}'", tp, spec.gpus.size(), spec.name));
+  OverlapGroup g;
+  for (int i = 0; i < tp; ++i) g.order.push_back(i);
+  g.reverse_order = counter_rotating_order(g.order);
+  g.machine.gpu = overlap_gpu_params(spec.gpus.front());
+  g.machine.ring = ring_hops(spec, g.order);
+  const std::vector<int> both[2] = {g.order, g.reverse_order};
+  std::vector<models::RingParams> rings = concurrent_ring_hops(spec, both);
+  g.machine.double_ring.first = std::move(rings[0]);
+  g.machine.double_ring.second = std::move(rings[1]);
+  return g;
+}
+
+}  // namespace parallax

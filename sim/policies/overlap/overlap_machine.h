@@ -1,0 +1,31 @@
+// File: sim/policies/overlap/overlap_machine.h
+// A hardware preset seen by the overlap models: the GPU's compute model (the fitted GEMM
+// parameters where we have them, else the preset's peak/HBM with the default efficiency curve)
+// and the rings of a tensor-parallel group of GPUs 0..tp−1: the single ring in id order and the
+// double ring = that ring plus its counter-rotating twin, hops shared between them
+// (ring_hops.h).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "models/overlap_problem.h"
+#include "sim/platform/hardware_spec.h"
+
+namespace parallax {
+
+// H100 / A100 SXM: models/calibrated_defaults.h (vidur fits) with the preset's sms, peak and HBM;
+// any other GPU: GpuComputeParams defaults (tile 128×128, eta_max 0.75, k_half 256,
+// eta_mem 0.8, 5 µs) with the preset's numbers [assumption: not fitted].
+models::GpuComputeParams overlap_gpu_params(const GpuSpec& gpu);
+
+struct OverlapGroup {
+  std::vector<int> order;          // the single ring's order: 0..tp−1
+  std::vector<int> reverse_order;  // the double ring's second ring
+  models::OverlapMachine machine;
+};
+
+// Throws PlatformError when tp exceeds the machine's GPUs or tp < 1.
+OverlapGroup overlap_group(const HardwareSpec& spec, int64_t tp);
+
+}  // namespace parallax

@@ -1,0 +1,129 @@
+// File: sim/policies/overlap/overlap_policy_test.cpp
+// Rings built on every preset; the DES of every strategy against its analytic model where
+// nothing contends (HBM traffic of communication off): within 1%.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "models/overlap_intrafusion.h"
+#include "models/overlap_interdecom.h"
+#include "models/overlap_selector.h"
+#include "models/overlap_sequential.h"
+#include "sim/engine/engine.h"
+#include "sim/platform/sim_platform.h"
+#include "sim/policies/overlap/overlap_machine.h"
+#include "sim/policies/overlap/overlap_schedule.h"
+#include "sim/policies/overlap/ring_hops.h"
+#include "sim/scenario/scenario_loader.h"
+
+namespace parallax {
+namespace {
+
+using models::LinkType;
+
+TEST(RingHops, A6000PairsSingleRingAlternatesNvlinkAndPcie) {
+  // 0→1 NVLink bridge (56 GB/s), 1→2 PCIe via switch 0 (32), 2→3 NVLink, 3→0 PCIe.
+  const HardwareSpec hw = load_hardware_preset("a6000x8-nvlink-pairs");
+  const models::RingParams r = ring_hops(hw, {0, 1, 2, 3});
+  ASSERT_EQ(r.hops.size(), 4u);
+  EXPECT_EQ(r.hops[0].link, LinkType::nvlink);
+  EXPECT_DOUBLE_EQ(r.hops[0].bandwidth_Bps, 56e9);
+  EXPECT_EQ(r.hops[1].link, LinkType::pcie);
+  EXPECT_DOUBLE_EQ(r.hops[1].bandwidth_Bps, 32e9);
+  EXPECT_DOUBLE_EQ(r.hops[3].bandwidth_Bps, 32e9);
+  EXPECT_NEAR(r.hops[0].latency_s, 1e-6, 1e-12);
+  EXPECT_NEAR(r.hops[1].latency_s, 1e-6, 1e-12);  // two 0.5 µs PCIe links
+}
+
+TEST(RingHops, A6000DoubleRingSharesTheSwitchUplinksAtEightGpus) {
+  const HardwareSpec hw = load_hardware_preset("a6000x8-nvlink-pairs");
+  // Four GPUs: the reverse ring uses the other directions, nothing is shared.
+  const std::vector<int> four[2] = {{0, 1, 2, 3}, counter_rotating_order({0, 1, 2, 3})};
+  const auto r4 = concurrent_ring_hops(hw, four);
+  EXPECT_DOUBLE_EQ(r4[0].bottleneck_Bps(), 32e9);
+  EXPECT_DOUBLE_EQ(r4[1].bottleneck_Bps(), 32e9);
+  // Eight GPUs: 3→4 (forward) and 0→7 (reverse) both climb switch 0's uplink: 16 GB/s each.
+  std::vector<int> eight{0, 1, 2, 3, 4, 5, 6, 7};
+  const std::vector<int> both[2] = {eight, counter_rotating_order(eight)};
+  const auto r8 = concurrent_ring_hops(hw, both);
+  EXPECT_DOUBLE_EQ(r8[0].bottleneck_Bps(), 16e9);
+  EXPECT_DOUBLE_EQ(r8[0].hops[1].bandwidth_Bps, 32e9);  // 1→2 stays inside switch 0
+  EXPECT_DOUBLE_EQ(ring_hops(hw, eight).bottleneck_Bps(), 32e9);
+  // Two hops of one ring through one uplink: 0→4 and 1→5 in the ring 0,4,1,5 share switch 0's
+  // uplink toward the host (and switch 1's downlink).
+  const models::RingParams crossing = ring_hops(hw, {0, 4, 1, 5});
+  EXPECT_DOUBLE_EQ(crossing.hops[0].bandwidth_Bps, 16e9);
+  EXPECT_DOUBLE_EQ(crossing.hops[2].bandwidth_Bps, 16e9);
+}
+
+TEST(RingHops, EveryPresetBuildsItsRings) {
+  for (const std::string& name : hardware_preset_names()) {
+    SCOPED_TRACE(name);
+    const HardwareSpec hw = load_hardware_preset(name);
+    const int64_t gpus = static_cast<int64_t>(hw.gpus.size());
+    for (int64_t tp = 1; tp <= gpus; tp *= 2) {
+      const OverlapGroup g = overlap_group(hw, tp);
+      EXPECT_EQ(g.machine.ring.ranks(), tp);
+      EXPECT_EQ(g.machine.double_ring.second.ranks(), tp);
+      EXPECT_GT(g.machine.ring.bottleneck_Bps(), 0);
+      EXPECT_LE(g.machine.double_ring.first.bottleneck_Bps(), g.machine.ring.bottleneck_Bps());
+    }
+  }
+  const HardwareSpec h100 = load_hardware_preset("dgx-h100");
+  const OverlapGroup g8 = overlap_group(h100, 8);
+  EXPECT_DOUBLE_EQ(g8.machine.ring.bottleneck_Bps(), 450e9);
+  EXPECT_DOUBLE_EQ(g8.machine.double_ring.first.bottleneck_Bps(), 225e9);  // one NVSwitch port, two rings
+  EXPECT_THROW(overlap_group(h100, 9), PlatformError);
+}
+
+double simulate(const HardwareSpec& hw, const models::OverlapProblem& p, const OverlapGroup& g,
+                const models::OverlapParams& params, models::OverlapStrategy s, int64_t d) {
+  Engine engine;
+  SimPlatform platform(engine, hw);
+  OverlapSchedule schedule = overlap_schedule(p, g, params, s, d);
+  TaskGraphRun run(platform, g.order, std::move(schedule.tasks), schedule.comm_sms);
+  run.start();
+  engine.run();
+  EXPECT_TRUE(run.finished());
+  return (run.finished_at() - run.started_at()).to_seconds();
+}
+
+TEST(OverlapDes, AgreesWithTheAnalyticModelsWithoutContention) {
+  models::OverlapParams params;
+  params.hbm_bytes_per_link_byte = 0;  // no HBM traffic from communication: nothing contends
+  for (const char* preset : {"a6000x8-nvlink-pairs", "dgx-h100"}) {
+    const HardwareSpec hw = load_hardware_preset(preset);
+    for (models::OverlapOp op : {models::OverlapOp::ag_gemm, models::OverlapOp::gemm_rs, models::OverlapOp::gemm_ar}) {
+      for (int64_t tp : {2, 4, 8}) {
+        SCOPED_TRACE(fmt::format("{} {} tp{}", preset, models::to_string(op), tp));
+        const models::OverlapProblem p{op, 4096, 4096 * 4, 4096, 2, tp};
+        const OverlapGroup g = overlap_group(hw, tp);
+        const double seq = models::sequential_cost(p, g.machine, params).time_s;
+        EXPECT_NEAR(simulate(hw, p, g, params, models::OverlapStrategy::sequential, 1) / seq, 1.0, 0.01);
+        const double fused =
+            models::intrafusion_cost(p, g.machine, params, models::FusionRings::single).time_s;
+        EXPECT_NEAR(simulate(hw, p, g, params, models::OverlapStrategy::intrafusion_ring, 1) / fused, 1.0, 0.01);
+        for (int64_t d : {1, 4, 16}) {
+          const double dec = models::interdecom_cost(p, g.machine, params, d).time_s;
+          EXPECT_NEAR(simulate(hw, p, g, params, models::OverlapStrategy::interdecom, d) / dec, 1.0, 0.01) << d;
+        }
+      }
+    }
+  }
+}
+
+TEST(OverlapDes, DoubleRingAgreesWhereTheRingsDoNotShareALink) {
+  // tp 4 on the A6000 box: the counter-rotating ring uses the other link directions.
+  models::OverlapParams params;
+  params.hbm_bytes_per_link_byte = 0;
+  const HardwareSpec hw = load_hardware_preset("a6000x8-nvlink-pairs");
+  const OverlapGroup g = overlap_group(hw, 4);
+  const models::OverlapProblem p{models::OverlapOp::ag_gemm, 8192, 4096, 4096, 2, 4};
+  const double fused = models::intrafusion_cost(p, g.machine, params, models::FusionRings::double_ring).time_s;
+  EXPECT_NEAR(simulate(hw, p, g, params, models::OverlapStrategy::intrafusion_double_ring, 1) / fused, 1.0, 0.01);
+}
+
+}  // namespace
+}  // namespace parallax

@@ -3,31 +3,24 @@
 
 namespace parallax {
 
-// The entry being dispatched stays at the top of the heap until the handler returns. If the
-// handler schedules an event meanwhile, that event replaces the top with one sift-down instead of
-// a pop followed by a push; otherwise the entry is popped afterwards.
-void Engine::dispatch_top() {
-  const EventEntry& e = queue_.top();
+// The entry is taken out before its handler runs, so the handler may schedule freely (even at
+// the same instant: the new event has a later sequence number and fires after the others).
+void Engine::dispatch_next() {
+  const EventEntry e = queue_.top();
+  queue_.pop();
   now_ = Time::ps(e.time_ps);
-  EventHandler* handler = e.handler;
-  uint64_t tag = e.tag;
-  dispatching_top_ = true;
-  handler->handle_event(tag);
-  if (dispatching_top_) {
-    dispatching_top_ = false;
-    queue_.pop();
-  }
+  e.handler->handle_event(e.tag);
   ++processed_;
 }
 
 void Engine::run(Time until) {
   stopped_ = false;
-  while (!stopped_ && !queue_.empty() && queue_.top().time_ps <= until.ps()) dispatch_top();
+  while (!stopped_ && !queue_.empty() && queue_.top().time_ps <= until.ps()) dispatch_next();
 }
 
 bool Engine::step() {
   if (queue_.empty()) return false;
-  dispatch_top();
+  dispatch_next();
   return true;
 }
 

@@ -40,13 +40,7 @@ class Engine {
   void schedule_at(Time at, EventHandler& handler, uint64_t tag = 0,
                    Priority priority = kDefaultPriority) {
     if (at < now_) throw std::logic_error("Engine::schedule_at: time is in the past");
-    EventEntry e{at.ps(), (uint64_t{priority} << 56) | (seq_++ & kSeqMask), &handler, tag};
-    if (dispatching_top_) {
-      queue_.replace_top(e);
-      dispatching_top_ = false;
-    } else {
-      queue_.push(e);
-    }
+    queue_.push(EventEntry{at.ps(), (uint64_t{priority} << 56) | (seq_++ & kSeqMask), &handler, tag});
   }
   void schedule_in(Time delay, EventHandler& handler, uint64_t tag = 0,
                    Priority priority = kDefaultPriority) {
@@ -60,18 +54,16 @@ class Engine {
   void stop() { stopped_ = true; }
 
   uint64_t events_processed() const { return processed_; }
-  size_t pending() const { return queue_.size() - (dispatching_top_ ? 1 : 0); }
-  void reserve(size_t n) { queue_.reserve(n); }
+  size_t pending() const { return queue_.size(); }
 
  private:
   static constexpr uint64_t kSeqMask = (uint64_t{1} << 56) - 1;
-  void dispatch_top();
+  void dispatch_next();
 
   EventQueue queue_;
   Time now_;
   uint64_t seq_ = 0;
   uint64_t processed_ = 0;
-  bool dispatching_top_ = false;  // the top entry is being dispatched and not yet removed
   bool stopped_ = false;
 };
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "sim/engine/hold_model.h"
@@ -57,7 +58,7 @@ TEST(Engine, TiesBreakByPriorityBeforeSequence) {
 }
 
 // An event scheduled at the current time by the handler being dispatched runs after every event
-// already pending at that time (it has a later sequence number), even through replace_top.
+// already pending at that time (it has a later sequence number).
 struct SelfScheduler final : EventHandler {
   Engine* engine = nullptr;
   std::vector<uint64_t> fired;
@@ -98,6 +99,51 @@ TEST(Engine, RunUntilStopsBeforeLaterEvents) {
   EXPECT_EQ(e.pending(), 1u);
   e.run();
   EXPECT_EQ(r.fired, (std::vector<uint64_t>{1, 2}));
+}
+
+// After run(until) stopped early, an event may be scheduled before the next pending one (and
+// before the time the queue already looked ahead to): it still fires first.
+TEST(Engine, ScheduleBetweenRunsBeforeThePendingEvent) {
+  Engine e;
+  Recorder r;
+  r.engine = &e;
+  e.schedule_at(Time::ns(10), r, 1);
+  e.schedule_at(Time::ns(20), r, 2);
+  e.schedule_at(Time::ns(1 << 20), r, 3);
+  e.run(Time::ns(15));
+  e.schedule_at(Time::ns(12), r, 4);
+  e.schedule_at(Time::ns(12), r, 5);
+  e.run();
+  EXPECT_EQ(r.fired, (std::vector<uint64_t>{1, 4, 5, 2, 3}));
+}
+
+// The queue under random load against a sorted reference, with pushes interleaved with pops
+// (never earlier than the last popped time, as the engine guarantees).
+TEST(EventQueue, InterleavedPushesAndPopsFollowTheOrder) {
+  EventQueue q;
+  RandomStream rng(11);
+  std::vector<EventEntry> reference;
+  uint64_t seq = 0;
+  int64_t now = 0;
+  for (int round = 0; round < 20000; ++round) {
+    const int pushes = static_cast<int>(rng.uniform_int(3));
+    for (int i = 0; i < pushes; ++i) {
+      EventEntry e{now + static_cast<int64_t>(rng.uniform_int(rng.uniform01() < 0.3 ? 3 : 1u << 30)),
+                   (rng.uniform_int(2) << 56) | seq, nullptr, seq};
+      ++seq;
+      q.push(e);
+      reference.push_back(e);
+    }
+    if (!reference.empty() && rng.uniform01() < 0.5) {
+      auto it = std::min_element(reference.begin(), reference.end(),
+                                 [](const EventEntry& a, const EventEntry& b) { return a.before(b); });
+      ASSERT_EQ(q.top().tag, it->tag) << "round " << round;
+      now = it->time_ps;
+      reference.erase(it);
+      q.pop();
+    }
+  }
+  EXPECT_EQ(q.size(), reference.size());
 }
 
 // A heap under random load against a sorted reference.

@@ -35,7 +35,6 @@ HoldModelResult run_hold_model(uint64_t pending, uint64_t events, uint64_t seed)
   RandomStreams streams(seed);
   RandomStream& rng = streams.stream("hold");
   HoldSource source(engine, rng, events);
-  engine.reserve(pending + 1);
   for (uint64_t i = 0; i < pending; ++i) engine.schedule_at(source.delay(), source, i);
   const auto t0 = std::chrono::steady_clock::now();
   engine.run();

@@ -58,10 +58,20 @@ DecompositionClosedForm decomposition_closed_form(const OverlapProblem& problem,
                                                   const OverlapParams& params) {
   check_overlap_problem(problem);
   DecompositionClosedForm f;
-  const GemmShape shape = overlap_gemm_shape(problem, problem.m);
-  const double gemm_s = gemm_time_on_sms_s(shape, machine.gpu, gemm_sms_beside_comm(machine.gpu, params));
-  f.compute_fixed_s = machine.gpu.overhead_s + params.chunk_sync_s;
-  f.compute_work_s = std::max(0.0, gemm_s - machine.gpu.overhead_s);
+  // The compute stage's d·t_c(d) through two degrees of the GEMM model (1 and the feasible one
+  // nearest kSecantDegree): its slope is the per-chunk cost, launch and sync plus the waves and
+  // efficiency a smaller chunk loses.
+  const int64_t sms = gemm_sms_beside_comm(machine.gpu, params);
+  auto compute_total_s = [&](int64_t d) {
+    const GemmShape chunk = overlap_gemm_shape(problem, (problem.m + d - 1) / d);
+    return static_cast<double>(d) * (gemm_time_on_sms_s(chunk, machine.gpu, sms) + params.chunk_sync_s);
+  };
+  constexpr int64_t kSecantDegree = 8;
+  const int64_t d_ref = nearest_feasible_degree(problem, params, kSecantDegree);
+  const double total_1 = compute_total_s(1);
+  f.compute_fixed_s = d_ref > 1 ? std::max(0.0, (compute_total_s(d_ref) - total_1) / static_cast<double>(d_ref - 1))
+                                : machine.gpu.overhead_s + params.chunk_sync_s;
+  f.compute_work_s = std::max(0.0, total_1 - f.compute_fixed_s);
   const CollectiveCost comm = lockstep_ring_cost(overlap_collective(problem.op),
                                                  overlap_collective_bytes(problem), machine.ring, params);
   f.comm_fixed_s = comm.latency_s;

@@ -11,7 +11,9 @@
 //   ag_gemm: t_m + (d−1)·max(t_m', t_c') + t_c      gemm_rs/ar: t_c + (d−1)·max(t_c', t_m') + t_m
 //
 // Closed form (stage times linear in 1/d: t_c = a_c + b_c/d, t_m = a_m + b_m/d, no waves):
-//   a_c = GEMM overhead_s + chunk_sync;  b_c = Tc' − overhead_s   (Tc' on sms − k SMs)
+//   a_c, b_c = the line through d·t_c(d) at d = 1 and at the feasible d nearest 8 (the GEMM
+//              model's launch overhead and sync, plus the wave and efficiency loss of smaller
+//              chunks, as an effective per-chunk cost): a_c = slope, b_c = t_c(1) − a_c
 //   a_m = base + steps·(fixed step);      b_m = bandwidth part of the whole collective
 //   X = the stage with the larger b (the bottleneck), Y the other:
 //   T(d) = d·t_X + t_Y = A·d + B + C/d,   A = a_X,  B = b_X + a_Y,  C = b_Y

@@ -145,7 +145,8 @@ TEST(OverlapIntraFusion, HbmContentionStretchesTheBlock) {
 TEST(OverlapInterDecom, PipelineAndClosedForm) {
   // chunk_sync 10 µs. d = 2: t_c = 20×10 tiles on 8 SMs = 25 waves × 2 µs + 10 = 60 µs;
   // t_m = 3 × (40 kB/4)/1 GB/s = 30 µs; T = 60 + max(60, 30) + 30 = 150 µs.
-  // Closed form: a_c = 10 µs, b_c = 100 µs, a_m = 0, b_m = 60 µs: compute-bound, A = 10 µs,
+  // Closed form: d·t_c(d) is 110 µs at d = 1 and 10·(5 waves·2 + 10) = 200 µs at d = 10 (the
+  // feasible degree nearest 8): a_c = 10 µs, b_c = 100 µs, a_m = 0, b_m = 60 µs: compute-bound, A = 10 µs,
   // B = 100 µs, C = 60 µs, d* = sqrt(6) = 2.449; feasible neighbours 2 (150 µs) and 5:
   // max(50 + 100 + 12, 60 + 10 + 20) = 162 µs -> d* = 2.
   OverlapParams params = hand_params();

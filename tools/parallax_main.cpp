@@ -10,6 +10,7 @@
 #include "sim/platform/platform.h"
 #include "sim/scenario/input_error.h"
 #include "tools/bench_command.h"
+#include "tools/predict_command.h"
 #include "tools/run_command.h"
 #include "tools/version.h"
 
@@ -54,6 +55,24 @@ int main(int argc, char** argv) {
   CLI::App* bench_engine = bench_cmd->add_subcommand("engine", "Engine events/s on the hold model (N = 1e3, 1e5, 1e6)");
   bench_engine->add_option("--events", hold_events, "events fired per point")->capture_default_str();
 
+  CLI::App* predict_cmd = app.add_subcommand("predict", "Ask a cost model directly (JSON on stdout)");
+  predict_cmd->require_subcommand(1);
+  parallax::PredictCollectiveOptions pc;
+  CLI::App* predict_coll = predict_cmd->add_subcommand("collective", "Time of one collective on a preset's ring");
+  predict_coll->add_option("--hardware", pc.hardware, "hardware preset")->required();
+  predict_coll->add_option("--op", pc.op, "all_reduce | all_gather | reduce_scatter")->required();
+  predict_coll->add_option("--gpus", pc.gpus, "GPUs 0..P-1")->required();
+  predict_coll->add_option("--bytes", pc.bytes, "nccl-tests' S, e.g. 64MiB")->required();
+  predict_coll->add_option("--algo", pc.algo, "ring | double_ring | tree | auto")->capture_default_str();
+  parallax::PredictOverlapOptions po;
+  CLI::App* predict_ovl = predict_cmd->add_subcommand("overlap", "Every overlap strategy for one GEMM + collective");
+  predict_ovl->add_option("--hardware", po.hardware, "hardware preset")->required();
+  predict_ovl->add_option("--op", po.op, "ag_gemm | gemm_rs | gemm_ar")->required();
+  predict_ovl->add_option("--m", po.m, "GEMM rows (tokens)")->required();
+  predict_ovl->add_option("--n", po.n, "GEMM columns")->required();
+  predict_ovl->add_option("--k", po.k, "GEMM inner dimension")->required();
+  predict_ovl->add_option("--tp", po.tp, "tensor-parallel GPUs")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -61,6 +80,8 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   if (run_cmd->parsed()) return guarded([&] { return parallax::run_command(run); });
+  if (predict_coll->parsed()) return guarded([&] { return parallax::predict_collective_command(pc); });
+  if (predict_ovl->parsed()) return guarded([&] { return parallax::predict_overlap_command(po); });
   if (bench_engine->parsed()) return guarded([&] { return parallax::bench_engine(hold_events); });
   return 2;
 }

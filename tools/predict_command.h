@@ -1,0 +1,33 @@
+// File: tools/predict_command.h
+// `parallax predict`: ask a cost model directly, print JSON on stdout.
+//   predict collective --hardware PRESET --op all_reduce|all_gather|reduce_scatter --gpus P
+//                      --bytes N [--algo ring|double_ring|tree|auto]
+//   predict overlap    --hardware PRESET --op ag_gemm|gemm_rs|gemm_ar --m M --n N --k K --tp P
+// Rings run over GPUs 0..P−1 of the preset (sim/policies/overlap/ring_hops.h). Bad arguments
+// throw InputError (exit 2). Fields: docs/overlap.md §parallax predict.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace parallax {
+
+struct PredictCollectiveOptions {
+  std::string hardware;
+  std::string op;
+  int64_t gpus = 0;
+  std::string bytes;  // a byte count: "64MiB", "1e9", "4096"
+  std::string algo = "auto";
+};
+
+struct PredictOverlapOptions {
+  std::string hardware;
+  std::string op;
+  int64_t m = 0, n = 0, k = 0;
+  int64_t tp = 0;
+};
+
+int predict_collective_command(const PredictCollectiveOptions& options);
+int predict_overlap_command(const PredictOverlapOptions& options);
+
+}  // namespace parallax

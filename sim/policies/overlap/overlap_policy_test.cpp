@@ -13,6 +13,7 @@
 #include "models/overlap_sequential.h"
 #include "sim/engine/engine.h"
 #include "sim/platform/sim_platform.h"
+#include "sim/policies/overlap/overlap_grid.h"
 #include "sim/policies/overlap/overlap_machine.h"
 #include "sim/policies/overlap/overlap_schedule.h"
 #include "sim/policies/overlap/ring_hops.h"
@@ -123,6 +124,30 @@ TEST(OverlapDes, DoubleRingAgreesWhereTheRingsDoNotShareALink) {
   const models::OverlapProblem p{models::OverlapOp::ag_gemm, 8192, 4096, 4096, 2, 4};
   const double fused = models::intrafusion_cost(p, g.machine, params, models::FusionRings::double_ring).time_s;
   EXPECT_NEAR(simulate(hw, p, g, params, models::OverlapStrategy::intrafusion_double_ring, 1) / fused, 1.0, 0.01);
+}
+
+}  // namespace
+}  // namespace parallax
+
+namespace parallax {
+namespace {
+
+TEST(OverlapGrid, DefaultExpandsToThe288OfCompass) {
+  const std::vector<OverlapGridPoint> grid = expand_overlap_grid(OverlapGridSpec{});
+  ASSERT_EQ(grid.size(), 288u);
+  // Order: op, tp, hidden, tokens, layer.
+  EXPECT_EQ(grid[0].problem.op, models::OverlapOp::ag_gemm);
+  EXPECT_EQ(grid[0].problem.tp, 2);
+  EXPECT_EQ(grid[0].layer, "qkv");
+  EXPECT_EQ(grid[0].problem.n, 3 * 2048);
+  EXPECT_EQ(grid[3].layer, "fc2");
+  EXPECT_EQ(grid[3].problem.k, 4 * 2048);
+  EXPECT_EQ(grid.back().problem.op, models::OverlapOp::gemm_ar);
+  EXPECT_EQ(grid.back().problem.tp, 8);
+  EXPECT_EQ(grid.back().problem.m, 8192);
+  OverlapGridSpec bad;
+  bad.layers = {"ffn"};
+  EXPECT_THROW(expand_overlap_grid(bad), std::invalid_argument);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "sim/report/run_summary.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/workload/transfer_replay.h"
+#include "tools/run_overlap.h"
 #include "tools/version.h"
 
 namespace parallax {
@@ -58,6 +59,7 @@ int run_command(const RunOptions& options) {
                     ? load_scenario_text(embedded_quickstart(), std::string(kQuickstartSource), options.overrides)
                     : load_scenario_file(options.scenario_path, options.overrides);
   if (options.seed) sc.seed = *options.seed;
+  if (sc.workload_kind == "overlap") return run_overlap(sc, options);
   const bool want_log = !options.out_dir.empty() && (sc.output.activities_csv || sc.output.trace);
 
   ActivityLog log;

@@ -10,6 +10,7 @@
 
 #include "sim/engine/sim_time.h"
 #include "sim/platform/hardware_spec.h"
+#include "sim/scenario/overlap_workload.h"
 
 namespace parallax {
 
@@ -51,6 +52,7 @@ struct Scenario {
   HardwareSpec hardware;
   std::string workload_kind;  // "transfers" (other systems add theirs)
   TransferWorkloadSpec transfers;
+  OverlapWorkloadSpec overlap;  // workload_kind == "overlap"
   OutputSpec output;
 };
 

@@ -8,6 +8,7 @@
 
 #include "sim/scenario/config_fields.h"
 #include "sim/scenario/did_you_mean.h"
+#include "sim/scenario/overlap_workload.h"
 #include "sim/scenario/transfer_workload.h"
 
 namespace parallax {
@@ -19,8 +20,9 @@ struct WorkloadKind {
   void (*read)(const ConfigNode&, const std::string&, const WorkloadContext&, Scenario&);
 };
 
-constexpr std::array<WorkloadKind, 1> kKinds{{
+constexpr std::array<WorkloadKind, 2> kKinds{{
     {"transfers", read_transfer_workload},
+    {"overlap", read_overlap_workload},
 }};
 
 }  // namespace

@@ -1,0 +1,90 @@
+// File: sim/scenario/model_catalog_test.cpp
+#include "sim/scenario/model_catalog.h"
+
+#include <gtest/gtest.h>
+
+#include "sim/scenario/input_error.h"
+
+namespace parallax {
+namespace {
+
+TEST(ModelCatalog, EmbeddedCatalogHasEveryModel) {
+  const ModelCatalog& c = embedded_model_catalog();
+  for (const char* name : {"resnet50", "resnet101", "resnet152", "densenet121", "densenet169", "densenet201",
+                           "inception_v3", "efficientnet_b0", "bert_qa", "bert_base", "gpt2", "llama2_7b",
+                           "llama2_13b"})
+    EXPECT_NE(c.find(name), nullptr) << name;
+  EXPECT_THROW(c.at("resnet15"), InputError);
+}
+
+TEST(ModelCatalog, ResNet152MatchesItsSources) {
+  const CatalogModel& m = embedded_model_catalog().at("resnet152");
+  EXPECT_EQ(m.param_bytes(), 60344232 * 4);              // 230.2 MiB
+  EXPECT_NEAR(m.flops(), 2 * 11.5127e9, 0.01e9);
+  const int v100 = catalog_gpu_kind("V100-SXM2-32GB");
+  ASSERT_EQ(v100, 0);
+  EXPECT_TRUE(m.measured[0]);
+  EXPECT_NEAR(m.compute_s(v100), 0.017, 1e-12);          // Torpor Table 4 remoting
+  EXPECT_NEAR(m.native_s[0], 0.025, 1e-12);
+  EXPECT_FALSE(m.measured[1]);                            // A100: derived
+  EXPECT_GT(m.compute_s(1), 0);
+  EXPECT_LT(m.compute_s(3), m.compute_s(1));              // H200 faster than A100 by the roofline
+  EXPECT_EQ(m.heaviness, Heaviness::median);
+  EXPECT_NEAR(m.slo_s, 0.080, 1e-12);
+  EXPECT_EQ(m.layers.size(), 52u);  // stem, 50 bottleneck blocks, fc
+}
+
+TEST(ModelCatalog, RepeatExpandsLayers) {
+  const CatalogModel& m = embedded_model_catalog().at("bert_qa");
+  EXPECT_EQ(m.layers.size(), 26u);
+  EXPECT_EQ(m.layers[1].name, "encoder_layer.0");
+  EXPECT_NEAR(static_cast<double>(m.param_bytes()), 1.336e9, 0.001e9);
+  const CatalogModel& l = embedded_model_catalog().at("llama2_7b");
+  EXPECT_EQ(l.dtype_bytes, 2);
+  EXPECT_NEAR(static_cast<double>(l.param_bytes()), 13.48e9, 0.01e9);
+}
+
+constexpr const char* kHead = R"(gpus:
+  V100: {fp32_tflops: 15.7, fp16_tflops: 125, hbm_GBps: 900, source: s}
+  A100: {fp32_tflops: 156, fp16_tflops: 312, hbm_GBps: 2039, source: s}
+  H100: {fp32_tflops: 494, fp16_tflops: 989, hbm_GBps: 3350, source: s}
+  H200: {fp32_tflops: 494, fp16_tflops: 989, hbm_GBps: 4800, source: s}
+derivation: {eta_compute: 0.75, eta_memory: 0.8, overhead_us: 5, source: s}
+models:
+  - name: m
+    heaviness: light
+    dtype: fp32
+    input: x
+    slo_ms: 80
+    native_footprint_GB: 1
+)";
+
+std::string error_of(const std::string& tail) {
+  try {
+    read_model_catalog(std::string(kHead) + tail, "cat.yaml");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(ModelCatalog, ErrorsAreLocated) {
+  const std::string layers = "    layers: [{name: a, params: 10, gmacs: 1}]\n";
+  const std::string sources =
+      "    sources: {layers: a, slo_ms: b, native_footprint_GB: c, heaviness: d}\n";
+  EXPECT_EQ(error_of(layers + sources), "no error");
+  // A measured figure without a source.
+  EXPECT_NE(error_of("    measured_ms: {V100: 3}\n" + layers + sources).find("lacks an entry for 'measured_ms.V100'"),
+            std::string::npos);
+  // A source for a figure that is not there.
+  const std::string e = error_of(layers + "    sources: {layers: a, slo_ms: b, native_footprint_GB: c, heaviness: d, native_ms.V100: e}\n");
+  EXPECT_NE(e.find("cat.yaml:15:"), std::string::npos) << e;
+  EXPECT_NE(e.find("names no figure"), std::string::npos) << e;
+  // Unknown GPU kind with did-you-mean, and a bad number.
+  EXPECT_NE(error_of("    measured_ms: {V10: 3}\n" + layers + sources).find("did you mean 'V100'"), std::string::npos);
+  EXPECT_NE(error_of("    layers: [{name: a, params: -1, gmacs: 1}]\n" + sources).find("cat.yaml:14:"), std::string::npos);
+  EXPECT_NE(error_of(layers + sources + "    colour: red\n").find("unknown key"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace parallax

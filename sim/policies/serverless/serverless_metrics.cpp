@@ -1,0 +1,81 @@
+// File: sim/policies/serverless/serverless_metrics.cpp
+#include "sim/policies/serverless/serverless_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace parallax {
+
+double nearest_rank(std::vector<double> values, double q) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const auto rank = static_cast<size_t>(std::ceil(q * static_cast<double>(values.size())));
+  return values[std::clamp<size_t>(rank, 1, values.size()) - 1];
+}
+
+ServerlessSummary summarise_serverless(const ServerlessNode& node) {
+  ServerlessSummary s;
+  s.policy = node.policy().name;
+  const size_t n = node.functions().size();
+  std::vector<std::vector<double>> latency(n);
+  std::vector<double> all;
+  std::vector<FunctionLatency> per(n);
+  double queue_sum = 0;
+  for (const RequestRecord& r : node.requests()) {
+    FunctionLatency& f = per[r.function];
+    ++f.arrived;
+    ++s.arrived;
+    if (r.state == RequestState::dropped) {
+      ++f.dropped;
+      ++s.dropped;
+    } else if (r.state == RequestState::finished) {
+      const double l = (r.finish - r.arrival).to_seconds();
+      latency[r.function].push_back(l);
+      all.push_back(l);
+      ++f.finished;
+      ++s.finished;
+      const double q = (r.dispatch - r.arrival).to_seconds();
+      f.mean_queue_s += q;
+      queue_sum += q;
+      f.cold_starts += r.cold_start ? 1 : 0;
+    } else {
+      ++s.queued;  // queued or running when the run stopped
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    FunctionLatency& f = per[i];
+    const ServedModel& m = node.models()[node.functions()[i].model];
+    f.name = node.functions()[i].name;
+    f.model = m.name;
+    f.slo_s = m.slo.to_seconds();
+    f.p50_s = nearest_rank(latency[i], 0.50);
+    f.p98_s = nearest_rank(latency[i], 0.98);
+    f.p99_s = nearest_rank(latency[i], 0.99);
+    if (f.finished > 0) f.mean_queue_s /= static_cast<double>(f.finished);
+    f.compliant = f.arrived > 0 && f.dropped == 0 && f.finished == f.arrived && f.p98_s <= f.slo_s;
+    if (f.arrived > 0) {
+      ++s.functions;
+      s.functions_compliant += f.compliant ? 1 : 0;
+    }
+  }
+  s.functions_hosted = node.policy().hosting == HostingMode::native ? node.functions_hosted() : s.functions;
+  s.slo_attainment = s.functions > 0 ? static_cast<double>(s.functions_compliant) / s.functions : 0;
+  s.p50_latency_s = nearest_rank(all, 0.50);
+  s.p99_latency_s = nearest_rank(all, 0.99);
+  double sum = 0;
+  for (double l : all) sum += l;
+  s.mean_latency_s = all.empty() ? 0 : sum / static_cast<double>(all.size());
+  s.mean_queue_s = all.empty() ? 0 : queue_sum / static_cast<double>(all.size());
+  s.gpus_used = node.gpus_used();
+  const SwapCounters& c = node.counters();
+  s.swaps_pcie = c.pcie;
+  s.swaps_nvlink = c.nvlink;
+  s.evictions = c.evictions;
+  s.cold_starts = c.cold_starts;
+  s.pcie_bytes = c.pcie_bytes;
+  s.nvlink_bytes = c.nvlink_bytes;
+  s.per_function = std::move(per);
+  return s;
+}
+
+}  // namespace parallax

@@ -1,0 +1,44 @@
+// File: sim/policies/serverless/serverless_metrics.h
+// What a serverless run reports (docs/serverless.md defines every field): per function the
+// P50/P98/P99 latency (nearest rank over finished requests), mean queueing delay and SLO
+// compliance (P98 <= SLO and nothing dropped), and for the node the SLO attainment (share of the
+// functions with at least one arrival that comply), the P99 over all requests, request
+// conservation (arrived = finished + dropped + queued), swaps by path and GPUs used.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/policies/serverless/serverless_node.h"
+
+namespace parallax {
+
+struct FunctionLatency {
+  std::string name, model;
+  uint64_t arrived = 0, finished = 0, dropped = 0, cold_starts = 0;
+  double p50_s = 0, p98_s = 0, p99_s = 0, mean_queue_s = 0, slo_s = 0;
+  bool compliant = false;
+};
+
+struct ServerlessSummary {
+  std::string policy;
+  int functions = 0;          // functions with at least one arrival
+  int functions_hosted = 0;   // native: functions with a GPU; others: = functions
+  int functions_compliant = 0;
+  double slo_attainment = 0;
+  double p50_latency_s = 0, p99_latency_s = 0, mean_latency_s = 0, mean_queue_s = 0;
+  uint64_t arrived = 0, finished = 0, dropped = 0, queued = 0;
+  int gpus_used = 0;
+  double gpu_busy_s = 0;
+  uint64_t swaps_pcie = 0, swaps_nvlink = 0, evictions = 0, cold_starts = 0;
+  double pcie_bytes = 0, nvlink_bytes = 0;
+  std::vector<FunctionLatency> per_function;
+};
+
+// Nearest-rank percentile of unsorted values (q in (0, 1]); 0 for none.
+double nearest_rank(std::vector<double> values, double q);
+
+ServerlessSummary summarise_serverless(const ServerlessNode& node);
+
+}  // namespace parallax

@@ -1,0 +1,296 @@
+// File: sim/policies/serverless/serverless_node.cpp
+#include "sim/policies/serverless/serverless_node.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace parallax {
+
+ServerlessNode::ServerlessNode(Platform& platform, ServerlessPolicy policy, std::vector<ServedModel> models,
+                               std::vector<ServedFunction> functions, NodeLinks links, RandomStream& rng)
+    : platform_(platform),
+      policy_(std::move(policy)),
+      models_(std::move(models)),
+      functions_(std::move(functions)),
+      links_(std::move(links)),
+      rng_(rng),
+      residency_(static_cast<int>(functions_.size()), platform.gpu_count()),
+      queue_(policy_.queue, static_cast<int>(functions_.size()), policy_.percentile) {
+  const int gpus = platform.gpu_count();
+  const bool swapping = policy_.hosting == HostingMode::swap;
+  for (GpuId g = 0; g < gpus; ++g) {
+    executors_.push_back(std::make_unique<SwapExecutor>(platform, g, *this, policy_.group_bytes));
+    const int64_t reserve = swapping ? policy_.reserve_bytes : platform.gpu(g).memory_bytes;
+    pools_.push_back(std::make_unique<GpuMemoryPool>(platform, g, reserve, policy_.block_bytes, policy_.segment_bytes));
+  }
+  for (const ServedFunction& f : functions_) {
+    if (f.model >= models_.size()) throw std::invalid_argument("ServerlessNode: function names an unknown model");
+    const ServedModel& m = models_[f.model];
+    function_class_.push_back(m.heaviness);
+    footprint_.push_back(pools_[0]->rounded(swapping ? m.param_bytes : m.native_footprint_bytes));
+  }
+  activity_.assign(static_cast<size_t>(gpus), GpuActivity::idle);
+  busy_s_.assign(static_cast<size_t>(gpus), 0.0);
+  busy_since_.assign(static_cast<size_t>(gpus), Time::zero());
+  running_request_.assign(static_cast<size_t>(gpus), 0);
+  function_running_.assign(functions_.size(), false);
+  native_gpu_.assign(functions_.size(), -1);
+  if (policy_.hosting == HostingMode::native) place_native();
+}
+
+ServerlessNode::~ServerlessNode() = default;
+
+// First fit in function order; the functions that do not fit on this node are counted towards
+// the GPUs that would be needed (same capacity per GPU) and their requests are dropped.
+void ServerlessNode::place_native() {
+  const int64_t capacity = pools_[0]->capacity_bytes();
+  std::vector<int64_t> used;  // per GPU, including virtual ones beyond the node
+  for (uint32_t f = 0; f < functions_.size(); ++f) {
+    const int64_t need = footprint_[f];
+    size_t g = 0;
+    while (g < used.size() && used[g] + need > capacity) ++g;
+    if (g == used.size()) used.push_back(0);
+    used[g] += need;
+    if (g < pools_.size() && pools_[g]->allocate(need)) {
+      native_gpu_[f] = static_cast<int>(g);
+      residency_.at(f, static_cast<int>(g)).state = Residency::resident;
+    }
+  }
+  native_gpus_needed_ = static_cast<int>(used.size());
+}
+
+int ServerlessNode::functions_hosted() const {
+  return static_cast<int>(std::count_if(native_gpu_.begin(), native_gpu_.end(), [](int g) { return g >= 0; }));
+}
+
+int ServerlessNode::gpus_used() const {
+  if (policy_.hosting == HostingMode::native) return native_gpus_needed_;
+  return static_cast<int>(std::count_if(busy_s_.begin(), busy_s_.end(), [](double s) { return s > 0; }));
+}
+
+void ServerlessNode::start(std::span<const ServerlessArrival> arrivals) {
+  arrivals_.assign(arrivals.begin(), arrivals.end());
+  requests_.reserve(arrivals_.size());
+  if (!arrivals_.empty()) platform_.call_at(arrivals_.front().at, *this, kArrival);
+  if (policy_.queue == QueueKind::rrc && !arrivals_.empty()) {
+    platform_.call_at(arrivals_.front().at + policy_.resort_period, *this, kResort);
+    resort_pending_ = true;
+  }
+}
+
+bool ServerlessNode::work_left() const {
+  if (next_arrival_ < arrivals_.size() || !queue_.empty()) return true;
+  return std::any_of(executors_.begin(), executors_.end(), [](const auto& e) { return e->busy(); });
+}
+
+void ServerlessNode::on_complete(uint64_t tag) {
+  if (tag == kArrival) {
+    arrive();
+  } else if (tag == kResort) {
+    resort_pending_ = false;
+    queue_.resort();
+    if (work_left()) {
+      platform_.call_at(platform_.now() + policy_.resort_period, *this, kResort);
+      resort_pending_ = true;
+    }
+  }
+}
+
+void ServerlessNode::arrive() {
+  const Time now = platform_.now();
+  while (next_arrival_ < arrivals_.size() && arrivals_[next_arrival_].at <= now) {
+    const ServerlessArrival& a = arrivals_[next_arrival_++];
+    if (a.function >= functions_.size()) throw std::invalid_argument("ServerlessNode: arrival for an unknown function");
+    RequestRecord r;
+    r.function = a.function;
+    r.arrival = a.at;
+    const auto id = static_cast<uint32_t>(requests_.size());
+    if (policy_.hosting == HostingMode::native && native_gpu_[a.function] < 0) {
+      r.state = RequestState::dropped;
+      requests_.push_back(r);
+      continue;
+    }
+    r.state = RequestState::queued;
+    requests_.push_back(r);
+    queue_.push(id, a.function, id);
+  }
+  if (next_arrival_ < arrivals_.size()) platform_.call_at(arrivals_[next_arrival_].at, *this, kArrival);
+  dispatch();
+}
+
+void ServerlessNode::dispatch() {
+  if (dispatching_) return;
+  dispatching_ = true;
+  int scanned = 0;
+  auto it = queue_.order().begin();
+  while (it != queue_.order().end() && scanned < policy_.dispatch_scan) {
+    if (std::none_of(activity_.begin(), activity_.end(), [](GpuActivity a) { return a == GpuActivity::idle; })) break;
+    const uint32_t request = std::get<2>(*it);
+    ++it;  // the dispatch below may erase `request`
+    ++scanned;
+    if (function_running_[requests_[request].function]) continue;
+    switch (policy_.hosting) {
+      case HostingMode::swap: try_dispatch_swap(request); break;
+      case HostingMode::native: try_dispatch_native(request); break;
+      case HostingMode::keepalive: try_dispatch_keepalive(request); break;
+    }
+  }
+  dispatching_ = false;
+}
+
+bool ServerlessNode::make_room(int gpu, int64_t bytes, EvictorKind kind) {
+  GpuMemoryPool& pool = *pools_[static_cast<size_t>(gpu)];
+  const EvictionPlan plan = plan_eviction(kind, residency_, gpu, pool.rounded(bytes), pool.free_bytes(),
+                                          function_class_, footprint_);
+  if (!plan.possible) return false;
+  for (uint32_t victim : plan.victims) {
+    pool.free(footprint_[victim]);
+    residency_.at(victim, gpu).state = Residency::absent;
+    ++counters_.evictions;
+  }
+  return pool.allocate(bytes);
+}
+
+void ServerlessNode::run(uint32_t request, int gpu, const ExecutorJob& job, GpuActivity activity) {
+  RequestRecord& r = requests_[request];
+  queue_.erase(request);
+  r.state = RequestState::running;
+  r.dispatch = platform_.now();
+  r.gpu = gpu;
+  r.swap = job.source;
+  function_running_[r.function] = true;
+  activity_[static_cast<size_t>(gpu)] = activity;
+  running_request_[static_cast<size_t>(gpu)] = request;
+  busy_since_[static_cast<size_t>(gpu)] = platform_.now();
+  residency_.at(r.function, gpu).running = true;
+  executors_[static_cast<size_t>(gpu)]->start(job);
+}
+
+bool ServerlessNode::try_dispatch_swap(uint32_t request) {
+  const uint32_t f = requests_[request].function;
+  SelectionInput in{f, &residency_, activity_, busy_s_, &links_};
+  const Placement p = select_gpu(policy_.selector, in, rng_);
+  if (!p.found) return false;
+  const ServedModel& m = model_of(f);
+  ExecutorJob job;
+  job.model = &m;
+  job.source = p.source;
+  job.pipelined = policy_.pipelined;
+  GpuActivity activity = GpuActivity::run_local;
+  if (p.source != SwapSource::none) {
+    if (p.source == SwapSource::peer) residency_.at(f, p.peer).readers += 1;  // locked while read
+    if (!make_room(p.gpu, m.param_bytes, policy_.evictor)) {
+      if (p.source == SwapSource::peer) residency_.at(f, p.peer).readers -= 1;
+      return false;
+    }
+    residency_.at(f, p.gpu).state = Residency::loading;
+    if (p.source == SwapSource::peer) {
+      job.source_index = p.peer;
+      job.group_overhead = policy_.peer_group_overhead;
+      activity = GpuActivity::run_nvlink;
+      ++counters_.nvlink;
+      counters_.nvlink_bytes += static_cast<double>(m.param_bytes);
+    } else {
+      job.source_index = links_.host;
+      job.group_overhead = policy_.host_group_overhead;
+      activity = m.heaviness == ModelClass::light    ? GpuActivity::pcie_light
+                 : m.heaviness == ModelClass::median ? GpuActivity::pcie_median
+                                                     : GpuActivity::pcie_heavy;
+      ++counters_.pcie;
+      counters_.pcie_bytes += static_cast<double>(m.param_bytes);
+    }
+  }
+  run(request, p.gpu, job, activity);
+  return true;
+}
+
+bool ServerlessNode::try_dispatch_native(uint32_t request) {
+  const uint32_t f = requests_[request].function;
+  const int g = native_gpu_[f];
+  if (activity_[static_cast<size_t>(g)] != GpuActivity::idle) return false;
+  ExecutorJob job;
+  job.model = &model_of(f);
+  job.run_s = model_of(f).native_s > 0 ? model_of(f).native_s : model_of(f).compute_s;
+  run(request, g, job, GpuActivity::run_local);
+  return true;
+}
+
+bool ServerlessNode::try_dispatch_keepalive(uint32_t request) {
+  const uint32_t f = requests_[request].function;
+  const ServedModel& m = model_of(f);
+  int g = native_gpu_[f];
+  if (g >= 0 && residency_.at(f, g).state == Residency::resident &&
+      platform_.now() - residency_.at(f, g).last_use > policy_.keepalive) {
+    pools_[static_cast<size_t>(g)]->free(footprint_[f]);  // expired: the container is gone
+    residency_.at(f, g).state = Residency::absent;
+    native_gpu_[f] = g = -1;
+  }
+  ExecutorJob job;
+  job.model = &m;
+  job.run_s = m.native_s > 0 ? m.native_s : m.compute_s;
+  if (g >= 0) {
+    if (activity_[static_cast<size_t>(g)] != GpuActivity::idle) return false;
+    run(request, g, job, GpuActivity::run_local);
+    return true;
+  }
+  // Cold start on the idle GPU with the most free memory that can make room (LRU of idle instances).
+  std::vector<int> idle;
+  for (int x = 0; x < platform_.gpu_count(); ++x)
+    if (activity_[static_cast<size_t>(x)] == GpuActivity::idle) idle.push_back(x);
+  std::stable_sort(idle.begin(), idle.end(), [&](int a, int b) {
+    return pools_[static_cast<size_t>(a)]->free_bytes() > pools_[static_cast<size_t>(b)]->free_bytes();
+  });
+  for (int x : idle) {
+    if (!make_room(x, m.native_footprint_bytes, EvictorKind::lru)) continue;
+    for (uint32_t other = 0; other < functions_.size(); ++other)
+      if (native_gpu_[other] == x && residency_.at(other, x).state == Residency::absent) native_gpu_[other] = -1;
+    native_gpu_[f] = x;
+    residency_.at(f, x).state = Residency::loading;
+    job.delay = policy_.cold_start;
+    job.source = SwapSource::host;
+    job.source_index = links_.host;
+    job.pipelined = false;
+    job.group_overhead = policy_.host_group_overhead;
+    job.run_s = -1;
+    requests_[request].cold_start = true;
+    ++counters_.cold_starts;
+    counters_.pcie_bytes += static_cast<double>(m.param_bytes);
+    ++counters_.pcie;
+    run(request, x, job, GpuActivity::pcie_heavy);
+    return true;
+  }
+  return false;
+}
+
+void ServerlessNode::on_transfer_done(GpuId gpu) {
+  const RequestRecord& r = requests_[running_request_[static_cast<size_t>(gpu)]];
+  if (r.swap != SwapSource::peer) return;
+  for (int g = 0; g < residency_.gpus(); ++g) {
+    ResidencyEntry& e = residency_.at(r.function, g);
+    if (g != gpu && e.readers > 0) {
+      e.readers -= 1;
+      return;
+    }
+  }
+}
+
+void ServerlessNode::on_job_done(GpuId gpu) {
+  const auto g = static_cast<size_t>(gpu);
+  const uint32_t request = running_request_[g];
+  RequestRecord& r = requests_[request];
+  const Time now = platform_.now();
+  r.finish = now;
+  r.state = RequestState::finished;
+  ResidencyEntry& e = residency_.at(r.function, gpu);
+  e.state = Residency::resident;
+  e.running = false;
+  e.last_use = now;
+  function_running_[r.function] = false;
+  activity_[g] = GpuActivity::idle;
+  busy_s_[g] += (now - busy_since_[g]).to_seconds();
+  const double latency_s = (now - r.arrival).to_seconds();
+  queue_.record(r.function, latency_s, now - r.arrival <= model_of(r.function).slo);
+  dispatch();
+}
+
+}  // namespace parallax

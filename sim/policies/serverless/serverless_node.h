@@ -1,0 +1,112 @@
+// File: sim/policies/serverless/serverless_node.h
+// One GPU server (Torpor §4.1): a controller with the global view of one node's GPUs, one
+// executor per GPU, the memory pools, the evictor, the GPU selector and the request queue, driven
+// by arrivals and completions on the Platform only. Every arrival ends as finished, dropped (native
+// cannot host its function) or still queued when the run is cut short.
+//
+//   ServerlessNode node(platform, policy, models, functions, links, streams.stream("gpu_select"));
+//   node.start(arrivals);   // sorted by time
+//   engine.run();
+//   node.requests();        // per request: arrival, dispatch, finish, path
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "sim/platform/platform.h"
+#include "sim/policies/serverless/gpu_memory_pool.h"
+#include "sim/policies/serverless/model_residency.h"
+#include "sim/policies/serverless/request_queue.h"
+#include "sim/policies/serverless/serverless_policy.h"
+#include "sim/policies/serverless/swap_executor.h"
+
+namespace parallax {
+
+struct ServerlessArrival {
+  Time at;
+  uint32_t function = 0;
+};
+
+enum class RequestState : uint8_t { pending, queued, running, finished, dropped };
+
+struct RequestRecord {
+  uint32_t function = 0;
+  Time arrival, dispatch, finish;
+  RequestState state = RequestState::pending;
+  SwapSource swap = SwapSource::none;
+  bool cold_start = false;
+  int gpu = -1;
+};
+
+struct SwapCounters {
+  uint64_t pcie = 0, nvlink = 0, evictions = 0, cold_starts = 0;
+  double pcie_bytes = 0, nvlink_bytes = 0;
+};
+
+class ServerlessNode final : public CompletionListener, public ExecutorClient {
+ public:
+  ServerlessNode(Platform& platform, ServerlessPolicy policy, std::vector<ServedModel> models,
+                 std::vector<ServedFunction> functions, NodeLinks links, RandomStream& rng);
+  ~ServerlessNode();
+  void start(std::span<const ServerlessArrival> arrivals);
+
+  const std::vector<RequestRecord>& requests() const { return requests_; }
+  const SwapCounters& counters() const { return counters_; }
+  const GpuMemoryPool& pool(int gpu) const { return *pools_[static_cast<size_t>(gpu)]; }
+  const std::vector<ServedFunction>& functions() const { return functions_; }
+  const std::vector<ServedModel>& models() const { return models_; }
+  const ServerlessPolicy& policy() const { return policy_; }
+  size_t queued() const { return queue_.size(); }
+  // GPUs that served at least one request; native: GPUs needed to host every function.
+  int gpus_used() const;
+  double busy_s(int gpu) const { return busy_s_[static_cast<size_t>(gpu)]; }
+  // Native only: functions that have a GPU (the others' requests are dropped).
+  int functions_hosted() const;
+
+  void on_complete(uint64_t tag) override;
+  void on_transfer_done(GpuId gpu) override;
+  void on_job_done(GpuId gpu) override;
+
+ private:
+  enum Tag : uint64_t { kArrival = 1, kResort = 2 };
+  void arrive();
+  void dispatch();
+  bool try_dispatch_swap(uint32_t request);
+  bool try_dispatch_native(uint32_t request);
+  bool try_dispatch_keepalive(uint32_t request);
+  bool make_room(int gpu, int64_t bytes, EvictorKind kind);
+  void run(uint32_t request, int gpu, const ExecutorJob& job, GpuActivity activity);
+  void place_native();
+  bool work_left() const;
+  const ServedModel& model_of(uint32_t function) const { return models_[functions_[function].model]; }
+
+  Platform& platform_;
+  ServerlessPolicy policy_;
+  std::vector<ServedModel> models_;
+  std::vector<ServedFunction> functions_;
+  NodeLinks links_;
+  RandomStream& rng_;
+  std::vector<std::unique_ptr<SwapExecutor>> executors_;
+  std::vector<std::unique_ptr<GpuMemoryPool>> pools_;
+  ModelResidency residency_;
+  RequestQueue queue_;
+  std::vector<ModelClass> function_class_;
+  std::vector<int64_t> footprint_;       // per function, bytes as the pools round them
+  std::vector<GpuActivity> activity_;
+  std::vector<double> busy_s_;
+  std::vector<Time> busy_since_;
+  std::vector<uint32_t> running_request_;  // per GPU
+  std::vector<bool> function_running_;
+  std::vector<int> native_gpu_;            // native/keepalive: the function's GPU, -1 = none
+  int native_gpus_needed_ = 0;
+  std::vector<ServerlessArrival> arrivals_;
+  size_t next_arrival_ = 0;
+  std::vector<RequestRecord> requests_;
+  SwapCounters counters_;
+  bool dispatching_ = false;
+  bool resort_pending_ = false;
+};
+
+}  // namespace parallax

@@ -1,0 +1,131 @@
+// File: sim/policies/serverless/serverless_node_test.cpp
+// Whole-node properties under every policy: no request is lost, GPU memory is never
+// over-committed, one function per GPU at a time, same seed -> same outcome; and a few
+// hand-checked placements.
+#include "sim/policies/serverless/serverless_node.h"
+
+#include <gtest/gtest.h>
+
+#include "sim/engine/engine.h"
+#include "sim/engine/random_streams.h"
+#include "sim/platform/sim_platform.h"
+#include "sim/policies/serverless/serverless_metrics.h"
+#include "sim/policies/serverless/serverless_test_machine.h"
+
+namespace parallax {
+namespace {
+
+ServerlessPolicy policy_named(const std::string& name) {
+  ServerlessPolicy p;
+  p.name = name;
+  p.reserve_bytes = 64 << 20;  // room for 8 models of 8 MiB per GPU: forces evictions
+  p.block_bytes = 16 << 20;
+  if (name == "naive") {
+    p.pipelined = false;
+    p.evictor = EvictorKind::lru;
+    p.selector = SelectorKind::random;
+    p.queue = QueueKind::fifo;
+  } else if (name == "native") {
+    p.hosting = HostingMode::native;
+  } else if (name == "keepalive") {
+    p.hosting = HostingMode::keepalive;
+    p.cold_start = Time::ms(50);
+    p.keepalive = Time::seconds(1);
+  }
+  return p;
+}
+
+struct NodeRun {
+  ServerlessSummary summary;
+  std::vector<RequestRecord> requests;
+  int64_t peak_pool = 0, capacity = 0;
+};
+
+NodeRun simulate(const std::string& name, int functions, int requests, uint64_t seed) {
+  Engine engine;
+  SimPlatform platform(engine, serverless_test::machine(4));
+  RandomStreams streams(seed);
+  std::vector<ServedModel> models{serverless_test::model("light", ModelClass::light),
+                                  serverless_test::model("heavy", ModelClass::heavy, 0.2)};
+  std::vector<ServedFunction> fns;
+  for (int f = 0; f < functions; ++f) fns.push_back({"f" + std::to_string(f), static_cast<uint32_t>(f % 2)});
+  std::vector<ServerlessArrival> arrivals;
+  RandomStream& gaps = streams.stream("arrivals");
+  Time t;
+  for (int i = 0; i < requests; ++i) {
+    t += Time::seconds(gaps.exponential(0.002));
+    arrivals.push_back({t, static_cast<uint32_t>(gaps.uniform_int(static_cast<uint64_t>(functions)))});
+  }
+  ServerlessNode node(platform, policy_named(name), models, fns, serverless_test::links(4), streams.stream("select"));
+  node.start(arrivals);
+  engine.run();
+  NodeRun r{summarise_serverless(node), node.requests(), 0, node.pool(0).capacity_bytes()};
+  for (int g = 0; g < 4; ++g) {
+    r.peak_pool = std::max(r.peak_pool, node.pool(g).peak_used_bytes());
+    EXPECT_LE(platform.memory_used(g), Bytes(platform.gpu(g).memory_bytes));
+  }
+  return r;
+}
+
+class EveryPolicy : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryPolicy, NoRequestIsLostAndMemoryIsNeverOvercommitted) {
+  const NodeRun r = simulate(GetParam(), 60, 3000, 7);
+  EXPECT_EQ(r.summary.arrived, 3000u);
+  EXPECT_EQ(r.summary.arrived, r.summary.finished + r.summary.dropped + r.summary.queued);
+  EXPECT_EQ(r.summary.queued, 0u);  // the run drains
+  EXPECT_LE(r.peak_pool, r.capacity);
+  for (const RequestRecord& q : r.requests)
+    if (q.state == RequestState::finished) {
+      EXPECT_GE(q.dispatch, q.arrival);
+      EXPECT_GT(q.finish, q.dispatch);
+    }
+}
+
+TEST_P(EveryPolicy, OneRequestPerGpuAtATime) {
+  const NodeRun r = simulate(GetParam(), 20, 500, 3);
+  std::vector<std::vector<std::pair<Time, Time>>> spans(4);
+  for (const RequestRecord& q : r.requests)
+    if (q.state == RequestState::finished) spans[static_cast<size_t>(q.gpu)].push_back({q.dispatch, q.finish});
+  for (auto& s : spans) {
+    std::sort(s.begin(), s.end());
+    for (size_t i = 1; i < s.size(); ++i) EXPECT_LE(s[i - 1].second, s[i].first);
+  }
+}
+
+TEST_P(EveryPolicy, SameSeedSameOutcome) {
+  const NodeRun a = simulate(GetParam(), 30, 800, 11);
+  const NodeRun b = simulate(GetParam(), 30, 800, 11);
+  ASSERT_EQ(a.requests.size(), b.requests.size());
+  for (size_t i = 0; i < a.requests.size(); ++i) EXPECT_EQ(a.requests[i].finish, b.requests[i].finish);
+}
+
+INSTANTIATE_TEST_SUITE_P(Serverless, EveryPolicy, ::testing::Values("torpor", "naive", "native", "keepalive"));
+
+TEST(ServerlessNode, TorporSwapsOverNvlinkWhenAPeerHoldsTheModel) {
+  const NodeRun r = simulate("torpor", 60, 3000, 7);
+  EXPECT_GT(r.summary.swaps_nvlink, 0u);
+  EXPECT_GT(r.summary.swaps_pcie, 0u);
+  EXPECT_GT(r.summary.evictions, 0u);
+  const NodeRun naive = simulate("naive", 60, 3000, 7);
+  EXPECT_EQ(naive.summary.swaps_nvlink, 0u);
+}
+
+TEST(ServerlessNode, NativeDropsWhatDoesNotFit) {
+  // 1 GB GPUs, 300 MB per native function: 3 per GPU, 12 on the node; 60 functions need 20 GPUs.
+  const NodeRun r = simulate("native", 60, 3000, 7);
+  EXPECT_EQ(r.summary.functions_hosted, 12);
+  EXPECT_EQ(r.summary.gpus_used, 20);
+  EXPECT_GT(r.summary.dropped, 0u);
+  EXPECT_EQ(r.summary.swaps_pcie + r.summary.swaps_nvlink, 0u);
+}
+
+TEST(ServerlessMetrics, NearestRank) {
+  EXPECT_EQ(nearest_rank({}, 0.5), 0);
+  EXPECT_EQ(nearest_rank({3, 1, 2, 4}, 0.5), 2);
+  EXPECT_EQ(nearest_rank({3, 1, 2, 4}, 0.98), 4);
+  EXPECT_EQ(nearest_rank({5}, 0.01), 5);
+}
+
+}  // namespace
+}  // namespace parallax

@@ -1,0 +1,41 @@
+// File: sim/policies/serverless/serverless_policy.h
+// One serverless policy as a set of choices, so that a comparison changes one at a time.
+// Torpor = swap + pipelined + two_class_lru + torpor selection + rrc. Baselines: native (each
+// function's model pinned to a GPU, no swapping), keepalive (INFless-like containers with cold
+// starts, kept warm for `keepalive`), naive (swap whole models, lru, random GPU, fifo).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "models/swap_cost.h"
+#include "sim/engine/sim_time.h"
+#include "sim/policies/serverless/evictor.h"
+#include "sim/policies/serverless/gpu_selector.h"
+#include "sim/policies/serverless/request_queue.h"
+
+namespace parallax {
+
+enum class HostingMode : uint8_t { swap, native, keepalive };
+
+struct ServerlessPolicy {
+  std::string name = "torpor";
+  HostingMode hosting = HostingMode::swap;
+  bool pipelined = true;
+  EvictorKind evictor = EvictorKind::two_class_lru;
+  SelectorKind selector = SelectorKind::torpor;
+  QueueKind queue = QueueKind::rrc;
+  double percentile = 0.98;                        // Torpor §5.5
+  Time resort_period = Time::seconds(2);           // Torpor §5.5
+  int64_t reserve_bytes = 25'000'000'000;          // MEM_LIMIT_IN_GB = 25 (REFERENCE.md §5.3)
+  int64_t block_bytes = int64_t{128} << 20;        // physical blocks (block_manager.hpp)
+  int64_t segment_bytes = int64_t{2} << 20;        // sub-allocation unit
+  int64_t group_bytes = models::kSwapGroupBytes;   // BUFFER_SIZE
+  Time host_group_overhead = Time::seconds(models::kHostGroupOverhead_s);
+  Time peer_group_overhead = Time::seconds(models::kPeerGroupOverhead_s);
+  Time keepalive = Time::seconds(60);              // keepalive: idle time before an instance may go
+  Time cold_start = Time::seconds(8);              // keepalive: container start (Torpor Table 1)
+  int dispatch_scan = 64;                          // queued requests looked at per dispatch
+};
+
+}  // namespace parallax

@@ -16,6 +16,7 @@
 #include "sim/scenario/scenario_loader.h"
 #include "sim/workload/transfer_replay.h"
 #include "tools/run_overlap.h"
+#include "tools/run_serverless.h"
 #include "tools/version.h"
 
 namespace parallax {
@@ -60,6 +61,7 @@ int run_command(const RunOptions& options) {
                     : load_scenario_file(options.scenario_path, options.overrides);
   if (options.seed) sc.seed = *options.seed;
   if (sc.workload_kind == "overlap") return run_overlap(sc, options);
+  if (sc.workload_kind == "serverless") return run_serverless(sc, options);
   const bool want_log = !options.out_dir.empty() && (sc.output.activities_csv || sc.output.trace);
 
   ActivityLog log;

@@ -11,6 +11,7 @@
 #include "sim/engine/sim_time.h"
 #include "sim/platform/hardware_spec.h"
 #include "sim/scenario/overlap_workload.h"
+#include "sim/scenario/serverless_workload.h"
 
 namespace parallax {
 
@@ -53,6 +54,7 @@ struct Scenario {
   std::string workload_kind;  // "transfers" (other systems add theirs)
   TransferWorkloadSpec transfers;
   OverlapWorkloadSpec overlap;  // workload_kind == "overlap"
+  ServerlessWorkloadSpec serverless;  // workload_kind == "serverless"
   OutputSpec output;
 };
 

@@ -9,6 +9,7 @@
 #include "sim/scenario/config_fields.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/overlap_workload.h"
+#include "sim/scenario/serverless_workload.h"
 #include "sim/scenario/transfer_workload.h"
 
 namespace parallax {
@@ -20,9 +21,10 @@ struct WorkloadKind {
   void (*read)(const ConfigNode&, const std::string&, const WorkloadContext&, Scenario&);
 };
 
-constexpr std::array<WorkloadKind, 2> kKinds{{
+constexpr std::array<WorkloadKind, 3> kKinds{{
     {"transfers", read_transfer_workload},
     {"overlap", read_overlap_workload},
+    {"serverless", read_serverless_workload},
 }};
 
 }  // namespace

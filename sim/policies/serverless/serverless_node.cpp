@@ -86,6 +86,12 @@ bool ServerlessNode::work_left() const {
 void ServerlessNode::on_complete(uint64_t tag) {
   if (tag == kArrival) {
     arrive();
+  } else if (tag >= kColdStartBase) {
+    const auto f = static_cast<uint32_t>(tag - kColdStartBase);
+    ResidencyEntry& e = residency_.at(f, native_gpu_[f]);
+    e.state = Residency::resident;
+    e.last_use = platform_.now();
+    dispatch();
   } else if (tag == kResort) {
     resort_pending_ = false;
     queue_.resort();
@@ -233,31 +239,26 @@ bool ServerlessNode::try_dispatch_keepalive(uint32_t request) {
     run(request, g, job, GpuActivity::run_local);
     return true;
   }
-  // Cold start on the idle GPU with the most free memory that can make room (LRU of idle instances).
-  std::vector<int> idle;
-  for (int x = 0; x < platform_.gpu_count(); ++x)
-    if (activity_[static_cast<size_t>(x)] == GpuActivity::idle) idle.push_back(x);
-  std::stable_sort(idle.begin(), idle.end(), [&](int a, int b) {
+  if (g >= 0) return false;  // its container is still starting
+  // Cold start (off the GPU's executor: container and runtime start, model load) on the GPU with
+  // the most free memory that can make room (LRU of idle instances); the request stays queued.
+  std::vector<int> order;
+  for (int x = 0; x < platform_.gpu_count(); ++x) order.push_back(x);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
     return pools_[static_cast<size_t>(a)]->free_bytes() > pools_[static_cast<size_t>(b)]->free_bytes();
   });
-  for (int x : idle) {
+  for (int x : order) {
     if (!make_room(x, m.native_footprint_bytes, EvictorKind::lru)) continue;
     for (uint32_t other = 0; other < functions_.size(); ++other)
       if (native_gpu_[other] == x && residency_.at(other, x).state == Residency::absent) native_gpu_[other] = -1;
     native_gpu_[f] = x;
     residency_.at(f, x).state = Residency::loading;
-    job.delay = policy_.cold_start;
-    job.source = SwapSource::host;
-    job.source_index = links_.host;
-    job.pipelined = false;
-    job.group_overhead = policy_.host_group_overhead;
-    job.run_s = -1;
     requests_[request].cold_start = true;
     ++counters_.cold_starts;
-    counters_.pcie_bytes += static_cast<double>(m.param_bytes);
     ++counters_.pcie;
-    run(request, x, job, GpuActivity::pcie_heavy);
-    return true;
+    counters_.pcie_bytes += static_cast<double>(m.param_bytes);
+    platform_.call_at(platform_.now() + policy_.cold_start, *this, kColdStartBase + f);
+    return false;
   }
   return false;
 }

@@ -70,7 +70,7 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   void on_job_done(GpuId gpu) override;
 
  private:
-  enum Tag : uint64_t { kArrival = 1, kResort = 2 };
+  enum Tag : uint64_t { kArrival = 1, kResort = 2, kColdStartBase = 16 };  // + function
   void arrive();
   void dispatch();
   bool try_dispatch_swap(uint32_t request);

@@ -1,0 +1,197 @@
+// File: tools/run_serverless.cpp
+#include "tools/run_serverless.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+#include "sim/engine/engine.h"
+#include "sim/engine/random_streams.h"
+#include "sim/platform/sim_platform.h"
+#include "sim/policies/serverless/policy_presets.h"
+#include "sim/policies/serverless/serverless_metrics.h"
+#include "sim/policies/serverless/serverless_node.h"
+#include "sim/report/atomic_file.h"
+#include "sim/report/console_table.h"
+#include "sim/report/json_output.h"
+#include "sim/scenario/model_catalog.h"
+#include "sim/workload/trace_source.h"
+#include "tools/version.h"
+
+namespace parallax {
+
+namespace {
+
+ModelClass model_class(Heaviness h) {
+  return h == Heaviness::light ? ModelClass::light : h == Heaviness::median ? ModelClass::median : ModelClass::heavy;
+}
+
+std::vector<ServedModel> served_models(const ServerlessWorkloadSpec& w, const HardwareSpec& hw) {
+  const ModelCatalog& catalog = embedded_model_catalog();
+  const int kind = catalog_gpu_kind(hw.gpus.at(0).model);
+  std::vector<ServedModel> out;
+  for (const std::string& name : w.models) {
+    const CatalogModel& c = catalog.at(name);
+    ServedModel m;
+    m.name = c.name;
+    m.heaviness = model_class(c.heaviness);
+    for (const CatalogLayer& l : c.layers) m.layers.push_back({l.param_bytes, l.compute_s[static_cast<size_t>(kind)]});
+    m.param_bytes = c.param_bytes();
+    m.compute_s = c.compute_s(kind);
+    m.native_s = c.native_s[static_cast<size_t>(kind)];
+    m.native_footprint_bytes = c.native_footprint_bytes;
+    m.slo = Time::seconds(c.slo_s);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+// NVLink line rate between GPU pairs joined by NVLink only, and the PCIe-switch sibling: the GPU
+// whose route from the host shares a link direction with this GPU's.
+NodeLinks node_links(SimPlatform& platform) {
+  Topology& topo = platform.topology();
+  const int gpus = platform.gpu_count();
+  NodeLinks l;
+  l.peer_Bps.assign(static_cast<size_t>(gpus), std::vector<double>(static_cast<size_t>(gpus), 0.0));
+  l.pcie_sibling.assign(static_cast<size_t>(gpus), -1);
+  std::vector<std::set<uint32_t>> host_dirs(static_cast<size_t>(gpus));
+  for (int a = 0; a < gpus; ++a) {
+    for (uint32_t d : topo.route(topo.host_node(0), topo.gpu_node(a)).directions) host_dirs[static_cast<size_t>(a)].insert(d);
+    for (int b = 0; b < gpus; ++b) {
+      if (a == b) continue;
+      double bw = 1e300;
+      bool nvlink = true;
+      for (uint32_t d : topo.route(topo.gpu_node(a), topo.gpu_node(b)).directions) {
+        nvlink = nvlink && topo.directions()[d].kind == LinkKind::nvlink;
+        bw = std::min(bw, topo.directions()[d].bandwidth_Bps);
+      }
+      l.peer_Bps[static_cast<size_t>(a)][static_cast<size_t>(b)] = nvlink ? bw : 0;
+    }
+  }
+  for (int a = 0; a < gpus; ++a)
+    for (int b = 0; b < gpus && l.pcie_sibling[static_cast<size_t>(a)] < 0; ++b) {
+      if (a == b) continue;
+      for (uint32_t d : host_dirs[static_cast<size_t>(a)])
+        if (host_dirs[static_cast<size_t>(b)].count(d) != 0) l.pcie_sibling[static_cast<size_t>(a)] = b;
+    }
+  return l;
+}
+
+// Function i replays trace row i mod rows; copy c of a row is expanded from stream "trace.c".
+std::vector<ServerlessArrival> arrivals_for(const ServerlessWorkloadSpec& w, RandomStreams& streams) {
+  TraceSpec spec;
+  spec.format = w.trace_format == "azure2019" ? TraceFormat::azure2019 : TraceFormat::torpor;
+  spec.path = w.trace_path;
+  spec.minute_cv = w.minute_cv;
+  spec.duration = Time::seconds(w.duration_s);
+  spec.functions = static_cast<size_t>(w.functions);
+  std::vector<ServerlessArrival> out;
+  int64_t assigned = 0;
+  for (int copy = 0; assigned < w.functions; ++copy) {
+    const TraceArrivals t = load_trace(spec, streams.stream(fmt::format("trace.{}", copy)));
+    const auto rows = static_cast<int64_t>(t.function_names.size());
+    if (rows == 0) break;
+    for (const Arrival& a : t.arrivals) {
+      const int64_t f = copy * rows + a.function;
+      if (f < w.functions) out.push_back({a.at, static_cast<uint32_t>(f)});
+    }
+    assigned += rows;
+  }
+  std::stable_sort(out.begin(), out.end(), [](const ServerlessArrival& a, const ServerlessArrival& b) { return a.at < b.at; });
+  return out;
+}
+
+void put_metrics(nlohmann::ordered_json& j, const ServerlessSummary& s) {
+  j["functions"] = s.functions;
+  j["functions_hosted"] = s.functions_hosted;
+  j["functions_compliant"] = s.functions_compliant;
+  j["slo_attainment"] = s.slo_attainment;
+  j["p50_latency_s"] = s.p50_latency_s;
+  j["p99_latency_s"] = s.p99_latency_s;
+  j["mean_latency_s"] = s.mean_latency_s;
+  j["mean_queue_s"] = s.mean_queue_s;
+  j["requests_arrived"] = s.arrived;
+  j["requests_finished"] = s.finished;
+  j["requests_dropped"] = s.dropped;
+  j["requests_queued"] = s.queued;
+  j["gpus_used"] = s.gpus_used;
+  j["gpu_busy_s"] = s.gpu_busy_s;
+  j["swaps_pcie"] = s.swaps_pcie;
+  j["swaps_nvlink"] = s.swaps_nvlink;
+  j["swap_bytes_pcie"] = s.pcie_bytes;
+  j["swap_bytes_nvlink"] = s.nvlink_bytes;
+  j["evictions"] = s.evictions;
+  j["cold_starts"] = s.cold_starts;
+}
+
+ServerlessSummary run_policy(const Scenario& sc, const std::string& name, std::span<const ServerlessArrival> arrivals) {
+  Engine engine;
+  SimPlatform platform(engine, sc.hardware);
+  RandomStreams streams(sc.seed);
+  ServerlessPolicy policy = serverless_policy_preset(name);
+  policy.reserve_bytes = static_cast<int64_t>(sc.serverless.reserve_GB * 1e9);
+  std::vector<ServedFunction> functions;
+  for (int64_t f = 0; f < sc.serverless.functions; ++f)
+    functions.push_back({fmt::format("f{}", f), static_cast<uint32_t>(f % static_cast<int64_t>(sc.serverless.models.size()))});
+  ServerlessNode node(platform, policy, served_models(sc.serverless, sc.hardware), functions, node_links(platform),
+                      streams.stream("serverless.gpu_select"));
+  node.start(arrivals);
+  engine.run();
+  ServerlessSummary s = summarise_serverless(node);
+  for (int g = 0; g < platform.gpu_count(); ++g) s.gpu_busy_s += node.busy_s(g);
+  if (s.arrived != s.finished + s.dropped + s.queued) throw std::logic_error("serverless run lost requests");
+  return s;
+}
+
+}  // namespace
+
+int run_serverless(const Scenario& sc, const RunOptions& options) {
+  RandomStreams streams(sc.seed);
+  const std::vector<ServerlessArrival> arrivals = arrivals_for(sc.serverless, streams);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<ServerlessSummary> results;
+  for (const std::string& name : sc.serverless.policies) results.push_back(run_policy(sc, name, arrivals));
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  nlohmann::ordered_json summary;
+  summary["scenario"] = sc.name;
+  summary["hardware"] = sc.hardware.name;
+  summary["seed"] = sc.seed;
+  summary["parallax_version"] = kParallaxVersion;
+  summary["policy"] = results.front().policy;
+  put_metrics(summary, results.front());
+  for (const ServerlessSummary& s : results) put_metrics(summary["policies"][s.policy], s);
+  std::string csv = "policy,function,model,arrived,finished,dropped,cold_starts,p50_s,p98_s,p99_s,mean_queue_s,slo_s,compliant\n";
+  for (const ServerlessSummary& s : results)
+    for (const FunctionLatency& f : s.per_function)
+      csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", s.policy, f.name, f.model, f.arrived, f.finished,
+                         f.dropped, f.cold_starts, f.p50_s, f.p98_s, f.p99_s, f.mean_queue_s, f.slo_s, f.compliant ? 1 : 0);
+  if (!options.out_dir.empty()) {
+    const std::filesystem::path dir(options.out_dir);
+    std::filesystem::create_directories(dir);
+    std::filesystem::remove(dir / "summary.json");
+    write_file_atomically(dir / "function_latency.csv", csv);
+    write_json_atomically(dir / "summary.json", summary);
+  }
+  if (!options.quiet) {
+    std::vector<std::vector<std::string>> rows;
+    for (const ServerlessSummary& s : results)
+      rows.push_back({s.policy, fmt::format("{}", s.functions), fmt::format("{}", s.functions_compliant),
+                      fmt::format("{:.1f}%", 100 * s.slo_attainment), format_seconds(s.p99_latency_s),
+                      fmt::format("{}", s.gpus_used), fmt::format("{}", s.swaps_pcie), fmt::format("{}", s.swaps_nvlink),
+                      fmt::format("{}", s.dropped)});
+    std::fputs(format_table({"policy", "functions", "compliant", "slo_attainment", "p99", "gpus_used", "swaps_pcie",
+                             "swaps_nvlink", "dropped"},
+                            rows)
+                   .c_str(),
+               stdout);
+    std::printf("%zu requests per policy, %zu policies in %.2f s wall\n", arrivals.size(), results.size(), wall_s);
+    if (!options.out_dir.empty()) std::printf("outputs: %s\n", options.out_dir.c_str());
+  }
+  return 0;
+}
+
+}  // namespace parallax

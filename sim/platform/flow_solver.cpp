@@ -290,7 +290,9 @@ void FlowSolver::solve(Time now) {
     Constraint& c = constraints_[cid];
     c.remaining = c.capacity;
     c.demand = 0;
-    advance_group(constraint_groups_[cid], now_ps);
+    Group& g = constraint_groups_[cid];
+    advance_group(g, now_ps);
+    g.lambda_before = g.lambda;
     touched_groups_.push_back(cid);
   }
   bounded_.clear();
@@ -299,7 +301,9 @@ void FlowSolver::solve(Time now) {
     FlowClass& k = classes_[id];
     // A class's own group matters only if it is in it now or may enter it (a finite bound).
     if (k.group == (kOwnGroup | id) || std::isfinite(k.bound)) {
-      advance_group(own_groups_[id], now_ps);
+      Group& own = own_groups_[id];
+      advance_group(own, now_ps);
+      own.lambda_before = own.lambda;
       touched_groups_.push_back(kOwnGroup | id);
     }
     class_fixed_[id] = 0;
@@ -368,7 +372,11 @@ void FlowSolver::solve(Time now) {
     push_round_keys();
   }
   for (FlowClassId id : comp_classes_) regroup(id, now_ps);
-  for (GroupId g : touched_groups_) update_group_completion(g);
+  for (GroupId gid : touched_groups_) {
+    Group& g = group(gid);
+    if (g.moved || g.lambda != g.lambda_before) update_group_completion(gid);
+    g.moved = false;
+  }
 }
 
 Time FlowSolver::next_completion() const {
@@ -444,12 +452,15 @@ double FlowSolver::usage(ConstraintId c) const {
 
 void FlowSolver::place_in_group(FlowClassId id) {
   FlowClass& k = classes_[id];
-  group(k.group).heap.set(id, k.heap.front().level - k.s_base + k.g_base);
+  Group& g = group(k.group);
+  g.heap.set(id, k.heap.front().level - k.s_base + k.g_base);
+  g.moved = true;
 }
 
 void FlowSolver::remove_from_group(FlowClassId id) {
   Group& g = group(classes_[id].group);
   g.heap.remove(id);
+  g.moved = true;
   if (g.heap.empty()) g.service = 0;  // restart the service curve: keeps its magnitude small
 }
 

@@ -121,6 +121,10 @@ class FlowSolver {
     int64_t last_ps = 0;
     IndexedHeap<double, ClassInGroup> heap;  // classes by the group service of their first finish
     int32_t heap_pos = -1;                   // in the completion heap of groups
+    // solve() scratch: the rate before the solve, and whether a class joined, left or was re-keyed;
+    // a group with neither change keeps its completion time.
+    double lambda_before = 0;
+    bool moved = false;
   };
   struct Member {
     double level;

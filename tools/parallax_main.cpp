@@ -11,6 +11,7 @@
 #include "sim/scenario/input_error.h"
 #include "tools/bench_command.h"
 #include "tools/predict_command.h"
+#include "tools/predict_swap.h"
 #include "tools/run_command.h"
 #include "tools/version.h"
 
@@ -73,6 +74,14 @@ int main(int argc, char** argv) {
   predict_ovl->add_option("--k", po.k, "GEMM inner dimension")->required();
   predict_ovl->add_option("--tp", po.tp, "tensor-parallel GPUs")->required();
 
+  parallax::PredictSwapOptions ps;
+  CLI::App* predict_swap = predict_cmd->add_subcommand("swap", "First-request latency with the model swapped in");
+  predict_swap->add_option("--hardware", ps.hardware, "hardware preset")->required();
+  predict_swap->add_option("--model", ps.model, "model catalog name, e.g. resnet152")->required();
+  predict_swap->add_option("--path", ps.path, "pcie | nvlink | none")->capture_default_str();
+  predict_swap->add_option("--gpu", ps.gpu, "destination GPU")->capture_default_str();
+  predict_swap->add_option("--loading", ps.loading, "pipelined | whole")->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -82,6 +91,7 @@ int main(int argc, char** argv) {
   if (run_cmd->parsed()) return guarded([&] { return parallax::run_command(run); });
   if (predict_coll->parsed()) return guarded([&] { return parallax::predict_collective_command(pc); });
   if (predict_ovl->parsed()) return guarded([&] { return parallax::predict_overlap_command(po); });
+  if (predict_swap->parsed()) return guarded([&] { return parallax::predict_swap_command(ps); });
   if (bench_engine->parsed()) return guarded([&] { return parallax::bench_engine(hold_events); });
   return 2;
 }

@@ -33,13 +33,45 @@ std::vector<int64_t> read_integers(const ConfigNode& node, const std::string& pa
   return out;
 }
 
+// A mode's keys given in the other mode: "'workload.ops' applies to mode grid only".
+void reject_keys_of_other_mode(const MapFields& f, std::initializer_list<std::string_view> keys,
+                               std::string_view other_mode) {
+  for (std::string_view key : keys)
+    if (const ConfigNode* n = f.optional(key))
+      fail_at(*n, f.path_of(key), fmt::format("'{}' applies to mode {} only", f.path_of(key), other_mode));
+}
+
+std::vector<OverlapModelSpec> read_models(const ConfigNode& node, const std::string& path) {
+  std::vector<OverlapModelSpec> out;
+  const ConfigNode& list = expect_sequence(node, path);
+  for (size_t i = 0; i < list.items.size(); ++i) {
+    const MapFields m(list.items[i], join_path(path, i), {"name", "hidden", "heads", "layers"});
+    OverlapModelSpec spec;
+    spec.name = read_string(m.required("name"), m.path_of("name"));
+    spec.hidden = read_integer_in(m.required("hidden"), m.path_of("hidden"), 64, 1 << 20);
+    spec.heads = read_integer_in(m.required("heads"), m.path_of("heads"), 1, spec.hidden);
+    spec.layers = read_integer_in(m.required("layers"), m.path_of("layers"), 1, 1024);
+    if (spec.hidden % spec.heads != 0)
+      fail_at(m.required("heads"), m.path_of("heads"),
+              fmt::format("'{}': hidden {} is not divisible by heads {}", m.path_of("heads"), spec.hidden, spec.heads));
+    out.push_back(std::move(spec));
+  }
+  return out;
+}
+
 }  // namespace
 
 void read_overlap_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext&,
                            Scenario& scenario) {
   const MapFields f(workload, path,
-                    {"kind", "ops", "tp", "hidden", "tokens", "layers", "max_degree", "default_degree"});
+                    {"kind", "mode", "ops", "tp", "hidden", "tokens", "layers", "max_degree", "default_degree",
+                     "trace_config", "models", "seq_len", "micro_batch"});
   OverlapWorkloadSpec& out = scenario.overlap;
+  if (const ConfigNode* n = f.optional("mode")) out.mode = read_choice(*n, f.path_of("mode"), {"grid", "end_to_end"});
+  const bool grid = out.mode == "grid";
+  reject_keys_of_other_mode(f, grid ? std::initializer_list<std::string_view>{"models", "seq_len", "micro_batch"}
+                                    : std::initializer_list<std::string_view>{"ops", "hidden", "tokens", "layers"},
+                            grid ? "end_to_end" : "grid");
   const int64_t gpus = static_cast<int64_t>(scenario.hardware.gpus.size());
   if (const ConfigNode* n = f.optional("ops")) out.ops = read_choices(*n, f.path_of("ops"), {"ag_gemm", "gemm_rs", "gemm_ar"});
   if (const ConfigNode* n = f.optional("tp")) out.tp = read_integers(*n, f.path_of("tp"), 1, gpus);
@@ -50,11 +82,28 @@ void read_overlap_workload(const ConfigNode& workload, const std::string& path, 
   if (const ConfigNode* n = f.optional("max_degree")) out.max_degree = read_integer_in(*n, f.path_of("max_degree"), 1, 1024);
   if (const ConfigNode* n = f.optional("default_degree"))
     out.default_degree = read_integer_in(*n, f.path_of("default_degree"), 1, out.max_degree);
-  const ConfigNode* tp_node = f.optional("tp");
-  for (size_t i = 0; i < out.tp.size(); ++i)
-    for (int64_t m : out.tokens)
-      if (m % out.tp[i] != 0)
-        fail_at(tp_node != nullptr ? *tp_node : workload, f.path_of("tp"), fmt::format("'{}': tokens {} is not divisible by tp {}", f.path_of("tp"), m, out.tp[i]));
+  if (!grid) {
+    out.models = read_models(f.required("models"), f.path_of("models"));
+    if (const ConfigNode* n = f.optional("seq_len")) out.seq_len = read_integer_in(*n, f.path_of("seq_len"), 1, 1 << 20);
+    if (const ConfigNode* n = f.optional("micro_batch"))
+      out.micro_batch = read_integer_in(*n, f.path_of("micro_batch"), 1, 1 << 12);
+  }
+  const ConfigNode& tp_node = f.optional("tp") != nullptr ? *f.optional("tp") : workload;
+  const std::vector<int64_t> tokens = grid ? out.tokens : std::vector<int64_t>{out.seq_len * out.micro_batch};
+  for (int64_t tp : out.tp) {
+    for (int64_t m : tokens)
+      if (m % tp != 0)
+        fail_at(tp_node, f.path_of("tp"), fmt::format("'{}': tokens {} is not divisible by tp {}", f.path_of("tp"), m, tp));
+    for (const OverlapModelSpec& model : out.models)
+      if (model.heads % tp != 0)
+        fail_at(tp_node, f.path_of("tp"), fmt::format("'{}': model '{}' has {} heads, not divisible by tp {}",
+                                                      f.path_of("tp"), model.name, model.heads, tp));
+  }
+  const int64_t configs = grid ? static_cast<int64_t>(out.ops.size() * out.tp.size() * out.hidden.size() *
+                                                      out.tokens.size() * out.layers.size())
+                               : static_cast<int64_t>(out.models.size() * out.tp.size());
+  if (const ConfigNode* n = f.optional("trace_config"))
+    out.trace_config = read_integer_in(*n, f.path_of("trace_config"), 0, configs - 1);
 }
 
 }  // namespace parallax

@@ -13,13 +13,14 @@
 #include <nlohmann/json.hpp>
 
 #include "models/overlap_selector.h"
-#include "sim/engine/engine.h"
-#include "sim/platform/sim_platform.h"
 #include "sim/policies/overlap/overlap_grid.h"
 #include "sim/policies/overlap/overlap_machine.h"
 #include "sim/policies/overlap/overlap_schedule.h"
 #include "sim/report/atomic_file.h"
+#include "sim/report/chrome_trace.h"
 #include "sim/report/json_output.h"
+#include "tools/overlap_des.h"
+#include "tools/run_overlap_e2e.h"
 #include "tools/version.h"
 
 namespace parallax {
@@ -29,15 +30,19 @@ namespace {
 using models::OverlapStrategy;
 
 double simulate(const HardwareSpec& hw, const models::OverlapProblem& p, const OverlapGroup& g,
-                const models::OverlapParams& params, OverlapStrategy s, int64_t degree) {
-  Engine engine;
-  SimPlatform platform(engine, hw);
-  OverlapSchedule schedule = overlap_schedule(p, g, params, s, degree);
-  TaskGraphRun run(platform, g.order, std::move(schedule.tasks), schedule.comm_sms);
-  run.start();
-  engine.run();
-  if (!run.finished()) throw std::logic_error("overlap DES: the task graph did not finish");
-  return (run.finished_at() - run.started_at()).to_seconds();
+                const models::OverlapParams& params, OverlapStrategy s, int64_t degree, ActivityLog* log = nullptr) {
+  return run_overlap_schedule_s(hw, g.order, overlap_schedule(p, g, params, s, degree), log);
+}
+
+// trace.json: the four strategies of one configuration (InterDecom at d*), one after another.
+void write_trace(const Scenario& sc, const OverlapGridPoint& pt, const models::OverlapParams& params,
+                 const std::filesystem::path& path) {
+  const OverlapGroup g = overlap_group(sc.hardware, pt.problem.tp);
+  const models::OverlapPrediction analytic = models::predict_overlap(pt.problem, g.machine, params);
+  ActivityLog log;
+  for (const models::StrategyEstimate& e : analytic.strategies)
+    simulate(sc.hardware, pt.problem, g, params, e.strategy, e.degree > 0 ? e.degree : 1, &log);
+  write_chrome_trace_file(path, log);
 }
 
 struct ConfigResult {
@@ -56,6 +61,7 @@ std::string fmt_s(double v) { return fmt::format("{:.9g}", v); }
 }  // namespace
 
 int run_overlap(const Scenario& sc, const RunOptions& options) {
+  if (sc.overlap.mode == "end_to_end") return run_overlap_end_to_end(sc, options);
   OverlapGridSpec grid;
   grid.ops = sc.overlap.ops;
   grid.tp = sc.overlap.tp;
@@ -151,6 +157,9 @@ int run_overlap(const Scenario& sc, const RunOptions& options) {
         << ',' << fmt_s(r.selected_des_s) << ',' << fmt_s(r.regret) << '\n';
     }
     csv.commit();
+    std::filesystem::remove(dir / "trace.json");
+    if (sc.output.trace && static_cast<size_t>(sc.overlap.trace_config) < points.size())
+      write_trace(sc, points[static_cast<size_t>(sc.overlap.trace_config)], params, dir / "trace.json");
     write_json_atomically(dir / "summary.json", summary);
   }
   if (!options.quiet) {

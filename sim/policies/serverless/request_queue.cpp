@@ -2,28 +2,35 @@
 #include "sim/policies/serverless/request_queue.h"
 
 #include <algorithm>
-#include <cmath>
+#include <utility>
 
 namespace parallax {
 
 RequestQueue::RequestQueue(QueueKind kind, int functions, double percentile)
     : kind_(kind), p_(percentile), stats_(static_cast<size_t>(functions)), high_(static_cast<size_t>(functions), true) {}
 
+RequestQueue::Key RequestQueue::key_of(uint32_t request) const {
+  const auto sequence = static_cast<int64_t>(sequence_of_[request]);
+  if (kind_ != QueueKind::rrc) return {0, 0, sequence, request};
+  const uint32_t f = function_of_[request];
+  const double m = metric(f);
+  return high_[f] ? Key{0, -m, sequence, request} : Key{1, m, -sequence, request};
+}
+
 void RequestQueue::push(uint32_t request, uint32_t function, uint64_t sequence) {
   if (request >= function_of_.size()) {
-    function_of_.resize(request + 1);
-    sequence_of_.resize(request + 1);
-    class_at_push_.resize(request + 1);
+    const size_t grown = std::max<size_t>(request + 1, function_of_.size() * 2);
+    function_of_.resize(grown);
+    sequence_of_.resize(grown);
+    key_at_push_.resize(grown);
   }
   function_of_[request] = function;
   sequence_of_[request] = sequence;
-  class_at_push_[request] = class_of(function);
-  order_.insert({class_at_push_[request], sequence, request});
+  key_at_push_[request] = key_of(request);
+  order_.insert(key_at_push_[request]);
 }
 
-void RequestQueue::erase(uint32_t request) {
-  order_.erase({class_at_push_[request], sequence_of_[request], request});
-}
+void RequestQueue::erase(uint32_t request) { order_.erase(key_at_push_[request]); }
 
 void RequestQueue::record(uint32_t function, double latency_s, bool met_deadline) {
   Stats& s = stats_[function];
@@ -37,40 +44,64 @@ double RequestQueue::rrc(uint32_t function) const {
   return (p_ * static_cast<double>(s.n) - static_cast<double>(s.m)) / (1 - p_);
 }
 
+double RequestQueue::metric(uint32_t function) const {
+  const Stats& s = stats_[function];
+  if (s.n == 0) return 0;
+  return s.latency_sum_s / static_cast<double>(s.n) * (p_ * static_cast<double>(s.n) - static_cast<double>(s.m));
+}
+
+void RequestQueue::adapt_alpha() {
+  int with_history = 0, meeting = 0;
+  for (const Stats& s : stats_) {
+    if (s.n == 0) continue;
+    ++with_history;
+    meeting += static_cast<double>(s.m) >= p_ * static_cast<double>(s.n) ? 1 : 0;
+  }
+  ++resorts_;  // counted even before any history, as the reference does
+  if (with_history == 0 || resorts_ < 20) return;
+  resorts_ = 0;
+  const double ratio = meeting / static_cast<double>(with_history);
+  constexpr double kThreshold = 0.04;
+  const double change = reference_ratio_ > 0 ? (ratio - reference_ratio_) / reference_ratio_ : kThreshold;
+  if (change >= kThreshold) {
+    alpha_ = std::min(1.0, 2 * alpha_);
+    reference_ratio_ = ratio;
+  } else if (change < -kThreshold) {
+    alpha_ /= 2;
+    reference_ratio_ = ratio;
+  } else {
+    alpha_ = std::min(1.0, 1.01 * alpha_);
+  }
+}
+
 void RequestQueue::resort() {
   if (kind_ != QueueKind::rrc) return;
-  std::vector<std::pair<double, uint32_t>> ranked;
-  int compliant = 0;
+  std::vector<std::pair<double, uint32_t>> ranked;  // (L * RRC, function)
+  double positive_sum = 0;
   for (uint32_t f = 0; f < stats_.size(); ++f) {
-    const Stats& s = stats_[f];
-    if (s.n == 0) continue;
-    ranked.push_back({s.latency_sum_s / static_cast<double>(s.n) * rrc(f), f});
-    compliant += static_cast<double>(s.m) >= p_ * static_cast<double>(s.n) ? 1 : 0;
+    if (stats_[f].n == 0) continue;
+    const double count = metric(f) / (1 - p_);
+    ranked.push_back({count, f});
+    if (count > 0) positive_sum += count;
   }
-  if (++resorts_ % 20 == 0 && !ranked.empty()) {
-    const double fraction = compliant / static_cast<double>(ranked.size());
-    if (last_compliant_ >= 0) {
-      if (fraction - last_compliant_ >= 0.04) {
-        alpha_ = std::min(1.0, 2 * alpha_);
-      } else if (last_compliant_ - fraction > 0.04) {
-        alpha_ /= 2;
-      } else {
-        alpha_ = std::min(1.0, 1.01 * alpha_);
-      }
+  std::sort(ranked.begin(), ranked.end());  // ties by function index: deterministic
+  const double threshold = alpha_ * positive_sum;
+  double running = 0;
+  bool over = false;
+  for (const auto& [count, f] : ranked) {
+    if (!over && count > 0) {
+      running += count;
+      over = running > threshold;
     }
-    last_compliant_ = fraction;
+    high_[f] = !over;
   }
-  std::sort(ranked.begin(), ranked.end());
-  const auto high_count = static_cast<size_t>(std::ceil(alpha_ * static_cast<double>(ranked.size())));
-  std::fill(high_.begin(), high_.end(), true);  // functions without history stay high
-  for (size_t i = high_count; i < ranked.size(); ++i) high_[ranked[i].second] = false;
   std::set<Key> rebuilt;
   for (const Key& k : order_) {
-    const uint32_t r = std::get<2>(k);
-    class_at_push_[r] = class_of(function_of_[r]);
-    rebuilt.insert({class_at_push_[r], sequence_of_[r], r});
+    key_at_push_[k.request] = key_of(k.request);
+    rebuilt.insert(key_at_push_[k.request]);
   }
   order_.swap(rebuilt);
+  adapt_alpha();
 }
 
 }  // namespace parallax

@@ -1,19 +1,28 @@
 // File: sim/policies/serverless/request_queue.h
-// The node's request queue. `fifo`: arrival order. `rrc` (Torpor §5.2, torpor:scripts/router.py
-// sa_schedule): per function, n requests finished so far and m that met the deadline; the
-// required request count RRC = (p*n - m)/(1 - p) says how far the function is from its P(p)
-// target. Every resort (2 s) functions are ranked by avg_latency * RRC, smallest first; the first
-// ceil(alpha * F) functions seen so far are high priority, the rest low. Requests are served high
-// before low, in arrival order within a class. alpha starts at 0.5 and adapts every 20 resorts:
-// if the fraction of functions meeting the target rose by >= 4 points, alpha = min(1, 2 alpha);
-// if it fell by > 4 points, alpha /= 2; else alpha = min(1, 1.01 alpha). (Torpor's boundary is a
-// cumulative threshold scaled by alpha; ours is a share of the functions: our reading.)
+// The node's request queue. `fifo`: arrival order (Torpor's FIFO ablation). `rrc` (Torpor §5.2,
+// REFERENCE.md §5.5, torpor:scripts/router.py sa_schedule), per function f with n finished
+// requests, m of them within the deadline and mean latency L:
+//   metric(f) = L * (p*n - m)      (0 before the first finish; RRC = (p*n - m)/(1 - p))
+// Every resort (2 s) the functions with history are ranked by L * RRC, smallest first, and walked
+// while the running sum of their positive values stays <= alpha * (sum of all positive values):
+// those are high priority, the rest low; functions without history keep their class (high at
+// the start). The high queue is served first, largest metric first (ties: arrival order); the low
+// queue smallest metric first (ties: newest first, as the reference's binary insertion puts a
+// request before its equals). A request's place uses its function's metric when it is pushed
+// and again at every resort. alpha starts at 1 and adapts every 20 resorts on the fraction r of
+// functions whose m/n >= p, relative to the last reference r0 (0 at first): d = (r - r0)/r0
+// (d = 0.04 when r0 = 0); d >= 0.04: alpha = min(1, 2 alpha), r0 = r; d < -0.04: alpha /= 2,
+// r0 = r; else alpha = min(1, 1.01 alpha).
+//
+// Worked example (p = 0.98): f0 (n 10, m 5, L 0.2 s) has L*RRC = 0.2*4.8/0.02 = 48; f1 (n 10,
+// m 10, L 0.01 s) has 0.01*(-0.2)/0.02 = -0.1. With alpha = 1 both are high and f0's requests go first (larger
+// metric); with alpha = 0.5 the threshold is 24 < 48, so f0 is low and f1's requests go first.
 #pragma once
 
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <set>
-#include <tuple>
 #include <vector>
 
 namespace parallax {
@@ -22,7 +31,13 @@ enum class QueueKind : uint8_t { fifo, rrc };
 
 class RequestQueue {
  public:
-  using Key = std::tuple<int, uint64_t, uint32_t>;  // (class, arrival sequence, request)
+  struct Key {
+    int priority_class = 0;  // 0 high, 1 low
+    double score = 0;        // high: -metric, low: metric; fifo: 0
+    int64_t tie = 0;         // high and fifo: arrival sequence; low: minus it
+    uint32_t request = 0;
+    auto operator<=>(const Key&) const = default;
+  };
 
   RequestQueue(QueueKind kind, int functions, double percentile);
   void push(uint32_t request, uint32_t function, uint64_t sequence);
@@ -34,8 +49,10 @@ class RequestQueue {
   // A finished request of `function`.
   void record(uint32_t function, double latency_s, bool met_deadline);
   void resort();
-  double rrc(uint32_t function) const;  // (p*n - m)/(1 - p)
+  double rrc(uint32_t function) const;     // (p*n - m)/(1 - p)
+  double metric(uint32_t function) const;  // L * (p*n - m)
   double alpha() const { return alpha_; }
+  void set_alpha(double alpha) { alpha_ = alpha; }  // tests and ablations
   bool high_priority(uint32_t function) const { return high_[function]; }
 
  private:
@@ -43,7 +60,8 @@ class RequestQueue {
     uint64_t n = 0, m = 0;
     double latency_sum_s = 0;
   };
-  int class_of(uint32_t function) const { return kind_ == QueueKind::rrc && !high_[function] ? 1 : 0; }
+  Key key_of(uint32_t request) const;
+  void adapt_alpha();
 
   QueueKind kind_;
   double p_;
@@ -51,10 +69,10 @@ class RequestQueue {
   std::vector<bool> high_;
   std::vector<uint32_t> function_of_;  // per request
   std::vector<uint64_t> sequence_of_;  // per request
-  std::vector<int> class_at_push_;     // per request
+  std::vector<Key> key_at_push_;       // per request: its key in order_
   std::set<Key> order_;
-  double alpha_ = 0.5;
-  double last_compliant_ = -1;
+  double alpha_ = 1;
+  double reference_ratio_ = 0;
   int resorts_ = 0;
 };
 

@@ -29,6 +29,10 @@ ServerlessNode::ServerlessNode(Platform& platform, ServerlessPolicy policy, std:
     function_class_.push_back(m.heaviness);
     footprint_.push_back(pools_[0]->rounded(swapping ? m.param_bytes : m.native_footprint_bytes));
   }
+  for (GpuId g = 0; g < gpus; ++g) {
+    const int sibling = links_.pcie_sibling.empty() ? -1 : links_.pcie_sibling[static_cast<size_t>(g)];
+    if (sibling >= 0 && sibling < gpus) executors_[static_cast<size_t>(g)]->set_pcie_sibling(executors_[static_cast<size_t>(sibling)].get());
+  }
   activity_.assign(static_cast<size_t>(gpus), GpuActivity::idle);
   busy_s_.assign(static_cast<size_t>(gpus), 0.0);
   busy_since_.assign(static_cast<size_t>(gpus), Time::zero());
@@ -131,7 +135,7 @@ void ServerlessNode::dispatch() {
   auto it = queue_.order().begin();
   while (it != queue_.order().end() && scanned < policy_.dispatch_scan) {
     if (std::none_of(activity_.begin(), activity_.end(), [](GpuActivity a) { return a == GpuActivity::idle; })) break;
-    const uint32_t request = std::get<2>(*it);
+    const uint32_t request = it->request;
     ++it;  // the dispatch below may erase `request`
     ++scanned;
     if (function_running_[requests_[request].function]) continue;
@@ -199,6 +203,7 @@ bool ServerlessNode::try_dispatch_swap(uint32_t request) {
     } else {
       job.source_index = links_.host;
       job.group_overhead = policy_.host_group_overhead;
+      job.contended_group_overhead = policy_.host_group_overhead_contended;
       activity = m.heaviness == ModelClass::light    ? GpuActivity::pcie_light
                  : m.heaviness == ModelClass::median ? GpuActivity::pcie_median
                                                      : GpuActivity::pcie_heavy;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "models/swap_cost.h"
@@ -33,9 +34,12 @@ struct ServerlessPolicy {
   int64_t group_bytes = models::kSwapGroupBytes;   // BUFFER_SIZE
   Time host_group_overhead = Time::seconds(models::kHostGroupOverhead_s);
   Time peer_group_overhead = Time::seconds(models::kPeerGroupOverhead_s);
+  Time host_group_overhead_contended = Time::seconds(models::kHostGroupOverheadContended_s);
   Time keepalive = Time::seconds(60);              // keepalive: idle time before an instance may go
   Time cold_start = Time::seconds(8);              // keepalive: container start (Torpor Table 1)
-  int dispatch_scan = 64;                          // queued requests looked at per dispatch
+  // Queued requests looked at per dispatch; Torpor's dispatcher scans the whole queue for the first
+  // request whose function is not running (router.py get_req).
+  int dispatch_scan = std::numeric_limits<int>::max();
 };
 
 }  // namespace parallax

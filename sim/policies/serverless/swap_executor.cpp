@@ -16,6 +16,7 @@ void SwapExecutor::start(const ExecutorJob& job) {
   layer_group_.clear();
   groups_sent_ = groups_ready_ = next_layer_ = 0;
   kernel_running_ = false;
+  started_ = false;
   if (job_.delay > Time::zero()) {
     platform_.call_at(platform_.now() + job_.delay, *this, kDelayDone);
   } else {
@@ -28,6 +29,7 @@ Endpoint SwapExecutor::source() const {
 }
 
 void SwapExecutor::begin() {
+  started_ = true;
   const ServedModel& m = *job_.model;
   single_kernel_ = job_.source == SwapSource::none || !job_.pipelined;
   if (job_.source == SwapSource::none) {
@@ -90,9 +92,16 @@ void SwapExecutor::on_complete(uint64_t tag) {
     case kDelayDone:
       begin();
       return;
-    case kCopyDone:
-      platform_.call_at(platform_.now() + job_.group_overhead, *this, kGroupReady);
+    case kCopyDone: {
+      Time overhead = job_.group_overhead;
+      if (job_.source == SwapSource::host && job_.contended_group_overhead > Time::zero() && sibling_ != nullptr &&
+          sibling_->host_loading()) {
+        overhead = job_.contended_group_overhead;
+        ++contended_groups_;
+      }
+      platform_.call_at(platform_.now() + overhead, *this, kGroupReady);
       return;
+    }
     case kGroupReady:
       ++groups_ready_;
       if (groups_sent_ < groups_.size()) {

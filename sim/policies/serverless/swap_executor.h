@@ -7,6 +7,11 @@
 //    done (models/swap_cost.h, pipelined_swap_latency_s, is the closed form without contention);
 //  * whole: one copy of all the bytes, the overhead once, then the model as one kernel;
 //  * resident: the model as one kernel.
+// PCIe-switch contention (Torpor Table 3, REFERENCE.md §5.4; the artifact's node_simu.py switches
+// both loads to a contended latency, §5.7): a host group that completes while the executor's
+// PCIe-switch sibling is itself in a host transfer pays `contended_group_overhead` instead of
+// `group_overhead` (the pageable->pinned staging and the sync are shared by the two loads; the
+// link itself is shared by the Platform's solver).
 // A kernel of t seconds is launched with flops = t * peak_flops, so that its solo time on the
 // platform is t. The client hears when the transfer ends (swap sources can be unlocked) and when
 // the job ends.
@@ -30,6 +35,7 @@ struct ExecutorJob {
   Time group_overhead;
   Time delay;                 // waited before anything (a container cold start)
   double run_s = -1;          // resident run time; < 0 = the model's compute_s
+  Time contended_group_overhead;  // host groups while the sibling loads from the host; 0 = group_overhead
 };
 
 class ExecutorClient {
@@ -47,6 +53,12 @@ class SwapExecutor final : public CompletionListener {
   // Throws std::logic_error when busy.
   void start(const ExecutorJob& job);
   bool busy() const { return busy_; }
+  // The executor of the GPU that shares this one's PCIe switch (nullptr = none); not owned.
+  void set_pcie_sibling(const SwapExecutor* sibling) { sibling_ = sibling; }
+  // True while a host->GPU copy of the current job is in flight or still to be issued.
+  bool host_loading() const { return busy_ && started_ && job_.source == SwapSource::host && groups_ready_ < groups_.size(); }
+  // Host groups that paid the contended overhead, over the executor's life.
+  uint64_t contended_groups() const { return contended_groups_; }
   GpuId gpu() const { return gpu_; }
   void on_complete(uint64_t tag) override;
 
@@ -70,6 +82,9 @@ class SwapExecutor final : public CompletionListener {
   size_t groups_sent_ = 0, groups_ready_ = 0, next_layer_ = 0;
   bool kernel_running_ = false;
   bool single_kernel_ = false;        // whole or resident: the model as one kernel
+  bool started_ = false;              // past the job's delay
+  const SwapExecutor* sibling_ = nullptr;
+  uint64_t contended_groups_ = 0;
 };
 
 }  // namespace parallax

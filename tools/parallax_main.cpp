@@ -13,6 +13,7 @@
 #include "tools/predict_command.h"
 #include "tools/predict_swap.h"
 #include "tools/run_command.h"
+#include "tools/sweep_command.h"
 #include "tools/version.h"
 
 namespace {
@@ -82,6 +83,11 @@ int main(int argc, char** argv) {
   predict_swap->add_option("--gpu", ps.gpu, "destination GPU")->capture_default_str();
   predict_swap->add_option("--loading", ps.loading, "pipelined | whole")->capture_default_str();
 
+  parallax::SweepOptions sweep;
+  CLI::App* sweep_cmd = parallax::add_sweep_subcommand(app, sweep);
+  parallax::MergeOptions merge;
+  CLI::App* merge_cmd = parallax::add_merge_subcommand(app, merge);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -89,6 +95,8 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   if (run_cmd->parsed()) return guarded([&] { return parallax::run_command(run); });
+  if (sweep_cmd->parsed()) return guarded([&] { return parallax::sweep_command(sweep); });
+  if (merge_cmd->parsed()) return guarded([&] { return parallax::merge_command(merge); });
   if (predict_coll->parsed()) return guarded([&] { return parallax::predict_collective_command(pc); });
   if (predict_ovl->parsed()) return guarded([&] { return parallax::predict_overlap_command(po); });
   if (predict_swap->parsed()) return guarded([&] { return parallax::predict_swap_command(ps); });

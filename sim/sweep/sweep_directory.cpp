@@ -1,0 +1,142 @@
+// File: sim/sweep/sweep_directory.cpp
+#include "sim/sweep/sweep_directory.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "sim/report/atomic_file.h"
+#include "sim/report/json_output.h"
+#include "sim/scenario/input_error.h"
+#include "sim/sweep/point_hash.h"
+
+namespace parallax {
+
+std::string sweep_id(const SweepPlan& plan) {
+  uint64_t state = kFnv1a64Offset;
+  for (const SweepPoint& p : plan.points) {
+    state = fnv1a64(p.hash, state);
+    state = fnv1a64("\n", state);
+  }
+  return fmt::format("{:016x}", state);
+}
+
+void write_sweep_json(const std::filesystem::path& path, const SweepIdentity& id) {
+  nlohmann::ordered_json j;
+  j["format"] = "parallax-sweep v1";
+  j["sweep_id"] = id.sweep_id;
+  j["source"] = id.source;
+  j["base"] = id.base;
+  j["points"] = id.points;
+  j["axis_keys"] = id.axis_keys;
+  j["shard"] = id.shard;
+  write_json_atomically(path, j);
+}
+
+SweepIdentity read_sweep_json(const std::filesystem::path& path) {
+  const SourceLocation where{path.string(), 0, 0};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(where, "", "cannot open (is this a sweep output folder?)");
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(text.str());
+    if (j.value("format", "") != "parallax-sweep v1") throw InputError(where, "format", "not a parallax-sweep v1 file");
+    SweepIdentity id;
+    id.sweep_id = j.at("sweep_id").get<std::string>();
+    id.source = j.at("source").get<std::string>();
+    id.base = j.at("base").get<std::string>();
+    id.points = j.at("points").get<size_t>();
+    id.axis_keys = j.at("axis_keys").get<std::vector<std::string>>();
+    id.shard = j.at("shard").get<std::string>();
+    return id;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(where, "", fmt::format("malformed sweep.json: {}", e.what()));
+  }
+}
+
+SweepDirectory::SweepDirectory(std::filesystem::path dir, const SweepPlan& plan, SweepIdentity identity)
+    : dir_(std::move(dir)), axis_keys_(plan.axis_keys) {
+  std::filesystem::create_directories(dir_);
+  const std::filesystem::path lock_path = dir_ / ".lock";
+  lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd_ < 0) throw std::system_error(errno, std::generic_category(), "cannot open " + lock_path.string());
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    ::close(lock_fd_);
+    lock_fd_ = -1;
+    if (err == EWOULDBLOCK)
+      throw InputError(SourceLocation{dir_.string(), 0, 0}, "--out",
+                       "another parallax sweep is writing to this folder (give each shard its own --out)");
+    throw std::system_error(err, std::generic_category(), "cannot lock " + lock_path.string());
+  }
+
+  for (const SweepPoint& p : plan.points) index_of_.emplace(p.hash, p.index);
+  const std::filesystem::path manifest_path = dir_ / "manifest.jsonl";
+  ManifestContents manifest = read_manifest(manifest_path);
+  repaired_lines_ = manifest.dropped_lines + manifest.duplicate_lines;
+  if (repaired_lines_ > 0) write_manifest(manifest_path, manifest.entries);
+  entries_ = std::move(manifest.entries);
+  std::vector<ManifestEntry> ours;
+  for (ManifestEntry& e : entries_) {
+    const auto it = index_of_.find(e.hash);
+    if (it == index_of_.end()) {
+      ++foreign_;
+      continue;
+    }
+    e.point = it->second;  // the plan decides the index (axes may have been reordered)
+    done_.insert(e.hash);
+    ours.push_back(e);
+  }
+  write_sweep_json(dir_ / "sweep.json", identity);
+
+  const std::filesystem::path results_path = dir_ / "results.csv";
+  if (ours.empty()) {
+    write_file_atomically(results_path, "");
+  } else {
+    write_results_csv(results_path, axis_keys_, ours);
+    live_table_.emplace(axis_keys_, ours);
+  }
+  manifest_ = std::make_unique<LineAppender>(manifest_path);
+  results_ = std::make_unique<LineAppender>(results_path);
+}
+
+SweepDirectory::~SweepDirectory() {
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // closing releases the flock
+}
+
+size_t SweepDirectory::finished_count() const {
+  const std::lock_guard<std::mutex> hold(mutex_);
+  return done_.size();
+}
+
+void SweepDirectory::record(const ManifestEntry& entry) {
+  const std::lock_guard<std::mutex> hold(mutex_);
+  manifest_->append(manifest_line(entry));
+  done_.insert(entry.hash);
+  entries_.push_back(entry);
+  if (!results_) return;
+  if (!live_table_) {
+    live_table_.emplace(axis_keys_, entry);
+    results_->append(live_table_->header_line());
+  }
+  results_->append(live_table_->row_line(entry));
+}
+
+void SweepDirectory::finalize() {
+  const std::lock_guard<std::mutex> hold(mutex_);
+  std::vector<ManifestEntry> ours;
+  for (const ManifestEntry& e : entries_)
+    if (index_of_.count(e.hash) != 0) ours.push_back(e);
+  results_.reset();
+  write_results_csv(dir_ / "results.csv", axis_keys_, std::move(ours));
+}
+
+}  // namespace parallax

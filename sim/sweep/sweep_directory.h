@@ -1,0 +1,83 @@
+// File: sim/sweep/sweep_directory.h
+// The output folder of one sweep (or one shard of it) and the only writer of its tables:
+//   DIR/sweep.json       what was swept: sweep id, base, point count, axis keys, shard
+//   DIR/manifest.jsonl   one line per finished point (sweep_manifest.h): the record of what is done
+//   DIR/results.csv      the table (results_table.h), appended live, rewritten in point order
+//   DIR/points/<hash>/   each point's own outputs, written by the runner
+// Opening takes an exclusive lock (flock on DIR/.lock) so two processes never append to one
+// folder, repairs a torn manifest tail, and rebuilds results.csv from the manifest. Manifest lines
+// for hashes outside the current plan (an edited sweep) are kept in the manifest but left out of
+// results.csv. Running points is left to sweep_runner.h.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "sim/sweep/results_table.h"
+#include "sim/sweep/sweep_expansion.h"
+#include "sim/sweep/sweep_manifest.h"
+#include "sim/sweep/sweep_shard.h"
+
+namespace parallax {
+
+// fnv1a64 over the point hashes in order: equal ids mean equal plans (merge checks it).
+std::string sweep_id(const SweepPlan& plan);
+
+// What DIR/sweep.json holds.
+struct SweepIdentity {
+  std::string sweep_id;
+  std::string source;  // the sweep file
+  std::string base;    // the base scenario
+  size_t points = 0;   // in the whole sweep, not only this shard
+  std::vector<std::string> axis_keys;
+  std::string shard;   // "I/N", or "" for the whole sweep
+};
+
+void write_sweep_json(const std::filesystem::path& path, const SweepIdentity& identity);
+// Throws InputError located at `path` when it is missing or malformed.
+SweepIdentity read_sweep_json(const std::filesystem::path& path);
+
+class SweepDirectory {
+ public:
+  // Throws InputError when another process holds DIR's lock, std::system_error on I/O failure.
+  SweepDirectory(std::filesystem::path dir, const SweepPlan& plan, SweepIdentity identity);
+  ~SweepDirectory();
+  SweepDirectory(const SweepDirectory&) = delete;
+  SweepDirectory& operator=(const SweepDirectory&) = delete;
+
+  const std::filesystem::path& dir() const { return dir_; }
+  std::filesystem::path point_dir(const SweepPoint& p) const { return dir_ / "points" / p.hash; }
+  bool finished(const std::string& hash) const { return done_.count(hash) != 0; }
+  size_t finished_count() const;
+  size_t repaired_lines() const { return repaired_lines_; }  // torn or duplicate lines dropped on open
+  size_t foreign_entries() const { return foreign_; }        // manifest lines not in this plan
+
+  // Appends the point to manifest.jsonl, then its row to results.csv. Thread-safe.
+  void record(const ManifestEntry& entry);
+
+  // Rewrites results.csv from the manifest: this plan's points only, in point order.
+  void finalize();
+
+ private:
+  std::filesystem::path dir_;
+  std::vector<std::string> axis_keys_;
+  std::unordered_map<std::string, size_t> index_of_;  // hash -> point index in the plan
+  std::unordered_set<std::string> done_;              // hashes in the manifest
+  std::vector<ManifestEntry> entries_;                // the manifest's lines, in file order
+  size_t repaired_lines_ = 0;
+  size_t foreign_ = 0;
+  int lock_fd_ = -1;
+  mutable std::mutex mutex_;
+  std::unique_ptr<LineAppender> manifest_;
+  std::unique_ptr<LineAppender> results_;
+  std::optional<ResultsTable> live_table_;
+};
+
+}  // namespace parallax

@@ -1,0 +1,82 @@
+// File: sim/sweep/sweep_runner.cpp
+#include "sim/sweep/sweep_runner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "sim/scenario/input_error.h"
+
+namespace parallax {
+
+namespace {
+
+// What the workers share with the thread that draws progress.
+struct RunState {
+  std::atomic<size_t> next{0};
+  std::mutex mutex;
+  std::condition_variable changed;
+  size_t finished = 0;  // ran or failed; under `mutex`
+  size_t ran = 0;
+  std::vector<PointFailure> failures;
+};
+
+void work(const std::vector<const SweepPoint*>& todo, const PointRunner& run, SweepDirectory& dir, RunState& state) {
+  for (size_t i = state.next.fetch_add(1); i < todo.size(); i = state.next.fetch_add(1)) {
+    const SweepPoint& p = *todo[i];
+    std::optional<PointFailure> failure;
+    try {
+      dir.record(run(p, dir.point_dir(p)));
+    } catch (const InputError& e) {
+      failure = PointFailure{p.index, p.hash, e.what(), true};
+    } catch (const std::exception& e) {
+      failure = PointFailure{p.index, p.hash, e.what(), false};
+    }
+    {
+      const std::lock_guard<std::mutex> hold(state.mutex);
+      ++state.finished;
+      if (failure)
+        state.failures.push_back(std::move(*failure));
+      else
+        ++state.ran;
+    }
+    state.changed.notify_one();
+  }
+}
+
+}  // namespace
+
+SweepRunReport run_sweep_points(const std::vector<const SweepPoint*>& todo, size_t jobs, const PointRunner& run,
+                                SweepDirectory& dir, SweepProgress& progress) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  RunState state;
+  const size_t workers = std::max<size_t>(1, std::min(jobs, todo.size()));
+  {
+    std::vector<std::jthread> pool;
+    for (size_t w = 0; w < workers && !todo.empty(); ++w)
+      pool.emplace_back([&] { work(todo, run, dir, state); });
+    std::unique_lock<std::mutex> lock(state.mutex);
+    while (state.finished < todo.size()) {
+      state.changed.wait_for(lock, progress.interval());
+      const size_t finished = state.finished;
+      lock.unlock();
+      progress.update(finished, elapsed());
+      lock.lock();
+    }
+  }  // the jthreads join here
+  progress.finish(state.finished, elapsed());
+  SweepRunReport report;
+  report.ran = state.ran;
+  report.failures = std::move(state.failures);
+  std::sort(report.failures.begin(), report.failures.end(),
+            [](const PointFailure& a, const PointFailure& b) { return a.point < b.point; });
+  report.wall_s = elapsed();
+  return report;
+}
+
+}  // namespace parallax

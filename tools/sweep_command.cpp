@@ -1,0 +1,224 @@
+// File: tools/sweep_command.cpp
+#include "tools/sweep_command.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/scenario/scenario_loader.h"
+#include "sim/sweep/results_table.h"
+#include "sim/sweep/sweep_directory.h"
+#include "sim/sweep/sweep_expansion.h"
+#include "sim/sweep/sweep_merge.h"
+#include "sim/sweep/sweep_runner.h"
+#include "sim/sweep/sweep_shard.h"
+#include "sim/sweep/sweep_spec.h"
+#include "tools/run_command.h"
+
+namespace parallax {
+
+namespace {
+
+// The axis (or `set:` entry) that a point's error is about: its key is the error's key or a
+// prefix of it. Errors are then located at that key in the sweep file.
+const SweepAxis* axis_for_key(const SweepSpec& spec, const std::string& key) {
+  const auto matches = [&](const SweepAxis& a) {
+    return key == a.key || (key.size() > a.key.size() && key.compare(0, a.key.size(), a.key) == 0 &&
+                            key[a.key.size()] == '.');
+  };
+  for (const SweepAxisGroup& g : spec.groups)
+    for (const SweepAxis& a : g.axes)
+      if (matches(a)) return &a;
+  for (const SweepAxis& a : spec.fixed)
+    if (matches(a)) return &a;
+  return nullptr;
+}
+
+// Loads every point to run before running any: a value the scenario rejects stops the sweep at
+// once (exit 2) instead of hours later. Returns each point's seed, by position in `todo`.
+std::vector<uint64_t> validate_points(const SweepSpec& spec, const std::vector<const SweepPoint*>& todo) {
+  std::vector<uint64_t> seeds;
+  seeds.reserve(todo.size());
+  for (const SweepPoint* p : todo) {
+    try {
+      seeds.push_back(load_scenario_file(spec.base_path, p->overrides).seed);
+    } catch (const InputError& e) {
+      const SweepAxis* axis = axis_for_key(spec, e.key());
+      const SourceLocation where = axis ? axis->where : SourceLocation{spec.source, 0, 0};
+      throw InputError(where, e.key(),
+                       fmt::format("point {} ({}) is not a valid scenario: {}", p->index, fmt::join(p->overrides, " "),
+                                   e.what()));
+    }
+  }
+  return seeds;
+}
+
+nlohmann::ordered_json read_json_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(fmt::format("{} was not written", path.string()));
+  std::stringstream text;
+  text << in.rdbuf();
+  return nlohmann::ordered_json::parse(text.str());
+}
+
+std::optional<double> number_at(const nlohmann::ordered_json& j, const char* key) {
+  if (!j.contains(key) || !j.at(key).is_number()) return std::nullopt;
+  return j.at(key).get<double>();
+}
+
+// One point: `parallax run BASE --set ... --out DIR --quiet`, then its manifest entry. The rates
+// use the runner's own engine wall time where the summary reports it (docs/sweeps.md, "Manifest").
+ManifestEntry run_point(const SweepSpec& spec, const SweepPlan& plan, uint64_t seed, const SweepPoint& p,
+                        const std::filesystem::path& dir) {
+  RunOptions run;
+  run.scenario_path = spec.base_path;
+  run.out_dir = dir.string();
+  run.overrides = p.overrides;
+  run.quiet = true;
+  const auto t0 = std::chrono::steady_clock::now();
+  const int rc = run_command(run);
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (rc != 0) throw std::runtime_error(fmt::format("point {}: the run exited with code {}", p.index, rc));
+  const nlohmann::ordered_json summary = read_json_file(dir / "summary.json");
+
+  ManifestEntry e;
+  e.point = p.index;
+  e.hash = p.hash;
+  e.seed = seed;
+  for (size_t a = 0; a < plan.axis_keys.size(); ++a) e.axes.emplace_back(plan.axis_keys[a], p.values[a]);
+  e.wall_s = wall_s;
+  const std::optional<double> events = number_at(summary, "events");
+  const std::optional<double> engine_wall = number_at(summary, "wall_s");
+  const double events_wall = engine_wall && *engine_wall > 0 ? *engine_wall : wall_s;
+  if (events && events_wall > 0) e.events_per_s = *events / events_wall;
+  if (const std::optional<double> r = number_at(summary, "sim_to_wall_ratio"))
+    e.sim_to_wall = *r;
+  else if (const std::optional<double> m = number_at(summary, "makespan_s"); m && wall_s > 0)
+    e.sim_to_wall = *m / wall_s;
+  e.summary = flatten_summary(summary);
+  return e;
+}
+
+SweepShard choose_shard(const std::string& flag) {
+  if (!flag.empty()) return parse_shard(flag);
+  if (const std::optional<SweepShard> slurm = shard_from_slurm()) return *slurm;
+  return SweepShard{};
+}
+
+std::string default_out_dir(const std::string& sweep_path) {
+  return std::filesystem::path(sweep_path).stem().string() + "-sweep";
+}
+
+void list_points(const SweepPlan& plan, const SweepShard& shard) {
+  for (const SweepPoint& p : plan.points)
+    if (shard.holds(p.index)) std::printf("%zu %s %s\n", p.index, p.hash.c_str(), fmt::format("{}", fmt::join(p.overrides, " ")).c_str());
+}
+
+}  // namespace
+
+CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& o) {
+  CLI::App* cmd = app.add_subcommand("sweep", "Run every point of a sweep file (resumable; docs/sweeps.md)");
+  cmd->add_option("file", o.sweep_path, "sweep YAML: base scenario + axes")->required();
+  cmd->add_option("--out", o.out_dir, "output folder (default: <file stem>-sweep)");
+  cmd->add_option("-j,--jobs", o.jobs, "worker threads (default: one per hardware thread)");
+  cmd->add_option("--shard", o.shard, "run points with index mod N == I (default: SLURM_ARRAY_TASK_*)")
+      ->type_name("I/N");
+  cmd->add_flag("--list", o.list, "print index, hash and overrides of each point; run nothing");
+  cmd->add_flag("--quiet", o.quiet, "no progress lines");
+  return cmd;
+}
+
+CLI::App* add_merge_subcommand(CLI::App& app, MergeOptions& o) {
+  CLI::App* cmd = app.add_subcommand("merge", "Combine the output folders of a sweep's shards");
+  cmd->add_option("dirs", o.inputs, "sweep output folders")->required();
+  cmd->add_option("--out", o.out_dir, "merged folder")->required();
+  return cmd;
+}
+
+int sweep_command(const SweepOptions& options) {
+  const SweepSpec spec = parse_sweep_file(options.sweep_path);
+  const SweepPlan plan = expand_sweep(spec);
+  const SweepShard shard = choose_shard(options.shard);
+  if (options.list) {
+    list_points(plan, shard);
+    return 0;
+  }
+  const std::filesystem::path out = options.out_dir.empty() ? default_out_dir(options.sweep_path) : options.out_dir;
+  SweepDirectory dir(out, plan,
+                     SweepIdentity{sweep_id(plan), spec.source, spec.base_path, plan.points.size(), plan.axis_keys,
+                                   to_string(shard)});
+  if (dir.repaired_lines() > 0)
+    std::fprintf(stderr, "note: dropped %zu torn or repeated manifest lines; those points run again\n",
+                 dir.repaired_lines());
+  if (dir.foreign_entries() > 0)
+    std::fprintf(stderr, "note: %zu finished points in %s are not in this sweep; results.csv leaves them out\n",
+                 dir.foreign_entries(), out.c_str());
+
+  std::vector<const SweepPoint*> todo;
+  size_t in_shard = 0;
+  for (const SweepPoint& p : plan.points) {
+    if (!shard.holds(p.index)) continue;
+    ++in_shard;
+    if (!dir.finished(p.hash)) todo.push_back(&p);
+  }
+  const std::vector<uint64_t> seeds = validate_points(spec, todo);
+  std::unordered_map<size_t, uint64_t> seed_of;
+  for (size_t i = 0; i < todo.size(); ++i) seed_of.emplace(todo[i]->index, seeds[i]);
+
+  const size_t jobs = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const size_t done_before = in_shard - todo.size();
+  if (!options.quiet)
+    std::fprintf(stderr, "sweep %s: %zu points%s, %zu done before, %zu to run on %zu workers -> %s\n",
+                 options.sweep_path.c_str(), plan.points.size(),
+                 shard.whole() ? "" : fmt::format(" (shard {}: {})", to_string(shard), in_shard).c_str(), done_before,
+                 todo.size(), std::min(jobs, std::max<size_t>(todo.size(), 1)), out.c_str());
+
+  const SweepProgress::Style style = options.quiet               ? SweepProgress::Style::silent
+                                     : ::isatty(::fileno(stderr)) ? SweepProgress::Style::bar
+                                                                  : SweepProgress::Style::lines;
+  SweepProgress progress(stderr, style, todo.size(), done_before);
+  const PointRunner runner = [&](const SweepPoint& p, const std::filesystem::path& point_dir) {
+    return run_point(spec, plan, seed_of.at(p.index), p, point_dir);
+  };
+  const SweepRunReport report = run_sweep_points(todo, jobs, runner, dir, progress);
+  dir.finalize();
+
+  bool bad_input = false;
+  for (const PointFailure& f : report.failures) {
+    std::fprintf(stderr, "error: point %zu (%s): %s\n", f.point, f.hash.c_str(), f.message.c_str());
+    bad_input = bad_input || f.bad_input;
+  }
+  if (!options.quiet)
+    std::fprintf(stderr, "ran %zu points in %.2f s (%.2f points/s); %zu failed; results: %s\n", report.ran,
+                 report.wall_s, report.wall_s > 0 ? static_cast<double>(report.ran) / report.wall_s : 0.0,
+                 report.failures.size(), (out / "results.csv").c_str());
+  if (report.failures.empty()) return 0;
+  return bad_input ? 2 : 1;
+}
+
+int merge_command(const MergeOptions& options) {
+  std::vector<std::filesystem::path> inputs(options.inputs.begin(), options.inputs.end());
+  const MergeReport r = merge_sweep_outputs(inputs, options.out_dir);
+  std::printf("merged %zu of %zu points from %zu folders into %s", r.merged, r.points_total, inputs.size(),
+              options.out_dir.c_str());
+  if (r.duplicates > 0) std::printf(" (%zu duplicate lines dropped)", r.duplicates);
+  std::printf("\n");
+  if (r.unreadable_lines > 0) std::printf("note: %zu torn or malformed manifest lines skipped\n", r.unreadable_lines);
+  if (!r.missing.empty()) {
+    std::vector<size_t> first(r.missing.begin(), r.missing.begin() + static_cast<std::ptrdiff_t>(std::min<size_t>(r.missing.size(), 10)));
+    std::printf("note: %zu points missing (first: %s); run their shards again, then merge\n", r.missing.size(),
+                fmt::format("{}", fmt::join(first, ", ")).c_str());
+  }
+  return 0;
+}
+
+}  // namespace parallax

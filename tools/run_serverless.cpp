@@ -44,6 +44,7 @@ std::vector<ServedModel> served_models(const ServerlessWorkloadSpec& w, const Ha
     m.native_s = c.native_s[static_cast<size_t>(kind)];
     m.native_footprint_bytes = c.native_footprint_bytes;
     m.slo = Time::seconds(c.slo_s);
+    m.cold_start = Time::seconds(c.cold_start_s);
     out.push_back(std::move(m));
   }
   return out;

@@ -104,6 +104,7 @@ void read_layers(const ConfigNode& node, const std::string& path, int dtype_byte
 void check_sources(const MapFields& f, const ConfigNode& sources, const std::string& path, CatalogModel& m) {
   expect_map(sources, path);
   std::set<std::string> needed{"layers", "slo_ms", "native_footprint_GB", "heaviness"};
+  if (m.cold_start_s > 0) needed.insert("cold_start_s");
   for (size_t k = 0; k < kKinds; ++k) {
     if (m.measured[k]) needed.insert(fmt::format("measured_ms.{}", kCatalogGpuKinds[k]));
     if (m.native_s[k] > 0) needed.insert(fmt::format("native_ms.{}", kCatalogGpuKinds[k]));
@@ -141,7 +142,7 @@ void fill_compute(CatalogModel& m, const std::array<double, kKinds>& measured_s,
 CatalogModel read_model(const ConfigNode& node, const std::string& path,
                         const std::array<GpuFigures, kKinds>& gpus, const Derivation& d) {
   const MapFields f(node, path, {"name", "heaviness", "dtype", "input", "slo_ms", "native_footprint_GB",
-                                 "measured_ms", "native_ms", "sources", "layers"});
+                                 "measured_ms", "native_ms", "cold_start_s", "sources", "layers"});
   CatalogModel m;
   m.name = read_string(f.required("name"), f.path_of("name"));
   const std::string h = read_choice(f.required("heaviness"), f.path_of("heaviness"), {"light", "median", "heavy"});
@@ -151,6 +152,7 @@ CatalogModel read_model(const ConfigNode& node, const std::string& path,
   m.slo_s = read_positive(f.required("slo_ms"), f.path_of("slo_ms")) * 1e-3;
   m.native_footprint_bytes = static_cast<int64_t>(
       read_positive(f.required("native_footprint_GB"), f.path_of("native_footprint_GB")) * 1e9);
+  if (const ConfigNode* n = f.optional("cold_start_s")) m.cold_start_s = read_positive(*n, f.path_of("cold_start_s"));
   std::array<double, kKinds> measured_s{};
   if (const ConfigNode* n = f.optional("measured_ms")) measured_s = read_per_kind_ms(*n, f.path_of("measured_ms"), m.measured);
   std::array<bool, kKinds> has_native{};

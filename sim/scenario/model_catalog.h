@@ -43,6 +43,7 @@ struct CatalogModel {
   std::string input;
   double slo_s = 0;
   int64_t native_footprint_bytes = 0;  // one function's GPU memory when it runs natively
+  double cold_start_s = 0;             // container + runtime + model start (keep-alive baseline); 0 = unknown
   std::array<bool, kCatalogGpuKinds.size()> measured{};       // compute time measured, not derived
   std::array<double, kCatalogGpuKinds.size()> native_s{};     // PyTorch-native latency, 0 = unknown
   std::vector<CatalogLayer> layers;                           // `repeat` expanded

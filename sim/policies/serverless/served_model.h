@@ -26,6 +26,7 @@ struct ServedModel {
   double native_s = 0;                    // PyTorch-native latency (native and keep-alive baselines)
   int64_t native_footprint_bytes = 0;     // GPU memory of one native function instance
   Time slo;
+  Time cold_start;                        // keep-alive baseline: container start; 0 = the policy's
 };
 
 struct ServedFunction {

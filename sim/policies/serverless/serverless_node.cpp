@@ -64,6 +64,9 @@ void ServerlessNode::place_native() {
 }
 
 int ServerlessNode::functions_hosted() const {
+  if (policy_.hosting == HostingMode::swap) return static_cast<int>(functions_.size());
+  if (policy_.hosting == HostingMode::keepalive)
+    return static_cast<int>(std::count(launched_ever_.begin(), launched_ever_.end(), true));
   return static_cast<int>(std::count_if(native_gpu_.begin(), native_gpu_.end(), [](int g) { return g >= 0; }));
 }
 
@@ -76,14 +79,16 @@ void ServerlessNode::start(std::span<const ServerlessArrival> arrivals) {
   arrivals_.assign(arrivals.begin(), arrivals.end());
   requests_.reserve(arrivals_.size());
   if (!arrivals_.empty()) platform_.call_at(arrivals_.front().at, *this, kArrival);
-  if (policy_.queue == QueueKind::rrc && !arrivals_.empty()) {
+  if (policy_.hosting == HostingMode::keepalive) keepalive_setup();
+  if ((policy_.queue == QueueKind::rrc || policy_.hosting == HostingMode::keepalive) && !arrivals_.empty()) {
     platform_.call_at(arrivals_.front().at + policy_.resort_period, *this, kResort);
     resort_pending_ = true;
   }
 }
 
 bool ServerlessNode::work_left() const {
-  if (next_arrival_ < arrivals_.size() || !queue_.empty()) return true;
+  if (next_arrival_ < arrivals_.size() || !queue_.empty() || !wait_order_.empty()) return true;
+  if (std::any_of(waiting_.begin(), waiting_.end(), [](const auto& w) { return !w.empty(); })) return true;
   return std::any_of(executors_.begin(), executors_.end(), [](const auto& e) { return e->busy(); });
 }
 
@@ -91,14 +96,11 @@ void ServerlessNode::on_complete(uint64_t tag) {
   if (tag == kArrival) {
     arrive();
   } else if (tag >= kColdStartBase) {
-    const auto f = static_cast<uint32_t>(tag - kColdStartBase);
-    ResidencyEntry& e = residency_.at(f, native_gpu_[f]);
-    e.state = Residency::resident;
-    e.last_use = platform_.now();
-    dispatch();
+    keepalive_ready(static_cast<uint32_t>(tag - kColdStartBase));
   } else if (tag == kResort) {
     resort_pending_ = false;
     queue_.resort();
+    if (policy_.hosting == HostingMode::keepalive) keepalive_tick();
     if (work_left()) {
       platform_.call_at(platform_.now() + policy_.resort_period, *this, kResort);
       resort_pending_ = true;
@@ -122,7 +124,11 @@ void ServerlessNode::arrive() {
     }
     r.state = RequestState::queued;
     requests_.push_back(r);
-    queue_.push(id, a.function, id);
+    if (policy_.hosting == HostingMode::keepalive) {
+      keepalive_arrive(id);
+    } else {
+      queue_.push(id, a.function, id);
+    }
   }
   if (next_arrival_ < arrivals_.size()) platform_.call_at(arrivals_[next_arrival_].at, *this, kArrival);
   dispatch();
@@ -224,48 +230,6 @@ bool ServerlessNode::try_dispatch_native(uint32_t request) {
   job.run_s = model_of(f).native_s > 0 ? model_of(f).native_s : model_of(f).compute_s;
   run(request, g, job, GpuActivity::run_local);
   return true;
-}
-
-bool ServerlessNode::try_dispatch_keepalive(uint32_t request) {
-  const uint32_t f = requests_[request].function;
-  const ServedModel& m = model_of(f);
-  int g = native_gpu_[f];
-  if (g >= 0 && residency_.at(f, g).state == Residency::resident &&
-      platform_.now() - residency_.at(f, g).last_use > policy_.keepalive) {
-    pools_[static_cast<size_t>(g)]->free(footprint_[f]);  // expired: the container is gone
-    residency_.at(f, g).state = Residency::absent;
-    native_gpu_[f] = g = -1;
-  }
-  ExecutorJob job;
-  job.model = &m;
-  job.run_s = m.native_s > 0 ? m.native_s : m.compute_s;
-  if (g >= 0) {
-    if (activity_[static_cast<size_t>(g)] != GpuActivity::idle) return false;
-    run(request, g, job, GpuActivity::run_local);
-    return true;
-  }
-  if (g >= 0) return false;  // its container is still starting
-  // Cold start (off the GPU's executor: container and runtime start, model load) on the GPU with
-  // the most free memory that can make room (LRU of idle instances); the request stays queued.
-  std::vector<int> order;
-  for (int x = 0; x < platform_.gpu_count(); ++x) order.push_back(x);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return pools_[static_cast<size_t>(a)]->free_bytes() > pools_[static_cast<size_t>(b)]->free_bytes();
-  });
-  for (int x : order) {
-    if (!make_room(x, m.native_footprint_bytes, EvictorKind::lru)) continue;
-    for (uint32_t other = 0; other < functions_.size(); ++other)
-      if (native_gpu_[other] == x && residency_.at(other, x).state == Residency::absent) native_gpu_[other] = -1;
-    native_gpu_[f] = x;
-    residency_.at(f, x).state = Residency::loading;
-    requests_[request].cold_start = true;
-    ++counters_.cold_starts;
-    ++counters_.pcie;
-    counters_.pcie_bytes += static_cast<double>(m.param_bytes);
-    platform_.call_at(platform_.now() + policy_.cold_start, *this, kColdStartBase + f);
-    return false;
-  }
-  return false;
 }
 
 void ServerlessNode::on_transfer_done(GpuId gpu) {

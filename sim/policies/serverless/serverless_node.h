@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <span>
 #include <vector>
@@ -62,8 +63,11 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   // GPUs that served at least one request; native: GPUs needed to host every function.
   int gpus_used() const;
   double busy_s(int gpu) const { return busy_s_[static_cast<size_t>(gpu)]; }
-  // Native only: functions that have a GPU (the others' requests are dropped).
+  // Native: functions that have a GPU (the others' requests are dropped); keepalive: functions
+  // whose container started before the last arrival; swap: every function.
   int functions_hosted() const;
+  // Keepalive: per function, how long its idle container stays.
+  const std::vector<Time>& keepalive_windows() const { return keepalive_window_; }
 
   void on_complete(uint64_t tag) override;
   void on_transfer_done(GpuId gpu) override;
@@ -76,6 +80,11 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   bool try_dispatch_swap(uint32_t request);
   bool try_dispatch_native(uint32_t request);
   bool try_dispatch_keepalive(uint32_t request);
+  // Keep-alive baseline (serverless_node_keepalive.cpp).
+  void keepalive_setup();
+  void keepalive_arrive(uint32_t request);
+  void keepalive_tick();
+  void keepalive_ready(uint32_t function);
   bool make_room(int gpu, int64_t bytes, EvictorKind kind);
   void run(uint32_t request, int gpu, const ExecutorJob& job, GpuActivity activity);
   void place_native();
@@ -101,6 +110,12 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   std::vector<bool> function_running_;
   std::vector<int> native_gpu_;            // native/keepalive: the function's GPU, -1 = none
   int native_gpus_needed_ = 0;
+  std::vector<Time> keepalive_window_;               // per function
+  std::vector<std::vector<uint32_t>> waiting_;       // per function: requests without a container
+  std::deque<uint32_t> wait_order_;                  // functions waiting for a slot, first come first
+  std::vector<bool> in_wait_order_, launched_ever_, ready_unreleased_;
+  std::vector<int> slots_used_;                      // per GPU
+  std::vector<uint32_t> queued_per_function_;
   std::vector<ServerlessArrival> arrivals_;
   size_t next_arrival_ = 0;
   std::vector<RequestRecord> requests_;

@@ -35,8 +35,15 @@ struct ServerlessPolicy {
   Time host_group_overhead = Time::seconds(models::kHostGroupOverhead_s);
   Time peer_group_overhead = Time::seconds(models::kPeerGroupOverhead_s);
   Time host_group_overhead_contended = Time::seconds(models::kHostGroupOverheadContended_s);
-  Time keepalive = Time::seconds(60);              // keepalive: idle time before an instance may go
-  Time cold_start = Time::seconds(8);              // keepalive: container start (Torpor Table 1)
+  // keepalive (torpor:scripts/baseline_keepalive.py, tools/export_keepalive.py): each function's
+  // container goes after idling longer than the P99 of its own inter-arrival gaps (or the fixed
+  // `keepalive` when keepalive_p99_gaps is false); at most `keepalive_slots` containers per GPU
+  // (max_model_num_per_server = 18); no eviction: waiting functions start, in the order they
+  // first waited, only when a slot frees, at the 2 s ticks.
+  bool keepalive_p99_gaps = true;
+  Time keepalive = Time::seconds(60);
+  int keepalive_slots = 18;
+  Time cold_start = Time::seconds(8);              // models without their own (Torpor Table 1)
   // Queued requests looked at per dispatch; Torpor's dispatcher scans the whole queue for the first
   // request whose function is not running (router.py get_req).
   int dispatch_scan = std::numeric_limits<int>::max();

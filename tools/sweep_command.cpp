@@ -120,7 +120,8 @@ std::string default_out_dir(const std::string& sweep_path) {
 
 void list_points(const SweepPlan& plan, const SweepShard& shard) {
   for (const SweepPoint& p : plan.points)
-    if (shard.holds(p.index)) std::printf("%zu %s %s\n", p.index, p.hash.c_str(), fmt::format("{}", fmt::join(p.overrides, " ")).c_str());
+    if (shard.holds(p.index))
+      std::fputs(fmt::format("{} {} {}\n", p.index, p.hash, fmt::join(p.overrides, " ")).c_str(), stdout);
 }
 
 }  // namespace
@@ -182,9 +183,9 @@ int sweep_command(const SweepOptions& options) {
                  shard.whole() ? "" : fmt::format(" (shard {}: {})", to_string(shard), in_shard).c_str(), done_before,
                  todo.size(), std::min(jobs, std::max<size_t>(todo.size(), 1)), out.c_str());
 
-  const SweepProgress::Style style = options.quiet               ? SweepProgress::Style::silent
-                                     : ::isatty(::fileno(stderr)) ? SweepProgress::Style::bar
-                                                                  : SweepProgress::Style::lines;
+  const SweepProgress::Style style = options.quiet || todo.empty() ? SweepProgress::Style::silent
+                                     : ::isatty(::fileno(stderr))   ? SweepProgress::Style::bar
+                                                                    : SweepProgress::Style::lines;
   SweepProgress progress(stderr, style, todo.size(), done_before);
   const PointRunner runner = [&](const SweepPoint& p, const std::filesystem::path& point_dir) {
     return run_point(spec, plan, seed_of.at(p.index), p, point_dir);
@@ -214,9 +215,12 @@ int merge_command(const MergeOptions& options) {
   std::printf("\n");
   if (r.unreadable_lines > 0) std::printf("note: %zu torn or malformed manifest lines skipped\n", r.unreadable_lines);
   if (!r.missing.empty()) {
-    std::vector<size_t> first(r.missing.begin(), r.missing.begin() + static_cast<std::ptrdiff_t>(std::min<size_t>(r.missing.size(), 10)));
-    std::printf("note: %zu points missing (first: %s); run their shards again, then merge\n", r.missing.size(),
-                fmt::format("{}", fmt::join(first, ", ")).c_str());
+    const auto shown = std::min<std::ptrdiff_t>(std::ssize(r.missing), 10);
+    const std::vector<size_t> first(r.missing.begin(), r.missing.begin() + shown);
+    std::fputs(fmt::format("note: {} points missing (first: {}); run their shards again, then merge\n",
+                           r.missing.size(), fmt::join(first, ", "))
+                   .c_str(),
+               stdout);
   }
   return 0;
 }

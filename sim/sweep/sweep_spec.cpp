@@ -142,7 +142,8 @@ SweepSpec parse_sweep_text(std::string_view text, const std::string& source_name
   const std::string base_rel = read_string(base, "base");
   if (base_rel.empty()) fail_at(base, "base", "'base' must name a scenario file");
   const std::filesystem::path base_path(base_rel);
-  spec.base_path = (base_path.is_absolute() ? base_path : folder_of(source_name) / base_path).lexically_normal().string();
+  const std::filesystem::path resolved = base_path.is_absolute() ? base_path : folder_of(source_name) / base_path;
+  spec.base_path = resolved.lexically_normal().string();
   spec.base_text = read_text(spec.base_path, base.where, "base", "base scenario");
 
   if (const ConfigNode* set = f.optional("set")) {

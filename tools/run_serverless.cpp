@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <algorithm>
 #include <set>
 
 #include "sim/engine/engine.h"
@@ -114,16 +115,22 @@ void put_metrics(nlohmann::ordered_json& j, const ServerlessSummary& s) {
   j["p99_latency_s"] = s.p99_latency_s;
   j["mean_latency_s"] = s.mean_latency_s;
   j["mean_queue_s"] = s.mean_queue_s;
+  j["p50_queue_s"] = s.p50_queue_s;
+  j["p99_queue_s"] = s.p99_queue_s;
   j["requests_arrived"] = s.arrived;
   j["requests_finished"] = s.finished;
   j["requests_dropped"] = s.dropped;
   j["requests_queued"] = s.queued;
   j["gpus_used"] = s.gpus_used;
   j["gpu_busy_s"] = s.gpu_busy_s;
+  j["makespan_s"] = s.makespan_s;
+  j["gpu_seconds"] = s.gpu_seconds;
   j["swaps_pcie"] = s.swaps_pcie;
   j["swaps_nvlink"] = s.swaps_nvlink;
   j["swap_bytes_pcie"] = s.pcie_bytes;
   j["swap_bytes_nvlink"] = s.nvlink_bytes;
+  j["pcie_utilisation"] = s.pcie_utilisation;
+  j["nvlink_utilisation"] = s.nvlink_utilisation;
   j["evictions"] = s.evictions;
   j["cold_starts"] = s.cold_starts;
 }
@@ -143,6 +150,18 @@ ServerlessSummary run_policy(const Scenario& sc, const std::string& name, std::s
   engine.run();
   ServerlessSummary s = summarise_serverless(node);
   for (int g = 0; g < platform.gpu_count(); ++g) s.gpu_busy_s += node.busy_s(g);
+  // docs/serverless.md: bytes moved / (makespan x capacity); PCIe capacity = the host's outgoing
+  // link directions, NVLink capacity = every GPU->GPU NVLink direction.
+  const NodeLinks links = node_links(platform);
+  double nvlink_Bps = 0;
+  for (const auto& row : links.peer_Bps)
+    for (double bw : row) nvlink_Bps += bw;
+  double pcie_Bps = 0;
+  Topology& topo = platform.topology();
+  for (const Topology::LinkDirection& d : topo.directions())
+    if (d.kind == LinkKind::pcie && d.from == topo.host_node(0)) pcie_Bps += d.bandwidth_Bps;
+  if (s.makespan_s > 0 && pcie_Bps > 0) s.pcie_utilisation = s.pcie_bytes / (s.makespan_s * pcie_Bps);
+  if (s.makespan_s > 0 && nvlink_Bps > 0) s.nvlink_utilisation = s.nvlink_bytes / (s.makespan_s * nvlink_Bps);
   if (s.arrived != s.finished + s.dropped + s.queued) throw std::logic_error("serverless run lost requests");
   return s;
 }
@@ -165,6 +184,16 @@ int run_serverless(const Scenario& sc, const RunOptions& options) {
   summary["policy"] = results.front().policy;
   put_metrics(summary, results.front());
   for (const ServerlessSummary& s : results) put_metrics(summary["policies"][s.policy], s);
+  // Provisioning cost vs native (docs/serverless.md): native GPUs needed (and GPU-seconds) over
+  // each policy's, when the scenario runs native.
+  const auto native = std::find_if(results.begin(), results.end(), [](const ServerlessSummary& s) { return s.policy == "native"; });
+  if (native != results.end())
+    for (const ServerlessSummary& s : results) {
+      nlohmann::ordered_json& p = summary["policies"][s.policy];
+      p["gpus_reduction_vs_native"] = s.gpus_used > 0 ? static_cast<double>(native->gpus_used) / s.gpus_used : 0.0;
+      const double native_gpu_s = native->gpus_used * native->makespan_s;
+      p["gpu_seconds_reduction_vs_native"] = s.gpu_seconds > 0 ? native_gpu_s / s.gpu_seconds : 0.0;
+    }
   std::string csv = "policy,function,model,arrived,finished,dropped,cold_starts,p50_s,p98_s,p99_s,mean_queue_s,slo_s,compliant\n";
   for (const ServerlessSummary& s : results)
     for (const FunctionLatency& f : s.per_function)

@@ -21,6 +21,8 @@ ServerlessSummary summarise_serverless(const ServerlessNode& node) {
   std::vector<double> all;
   std::vector<FunctionLatency> per(n);
   double queue_sum = 0;
+  std::vector<double> queue_all;
+  Time last_finish = Time::zero();
   for (const RequestRecord& r : node.requests()) {
     FunctionLatency& f = per[r.function];
     ++f.arrived;
@@ -37,6 +39,8 @@ ServerlessSummary summarise_serverless(const ServerlessNode& node) {
       const double q = (r.dispatch - r.arrival).to_seconds();
       f.mean_queue_s += q;
       queue_sum += q;
+      queue_all.push_back(q);
+      last_finish = std::max(last_finish, r.finish);
       f.cold_starts += r.cold_start ? 1 : 0;
     } else {
       ++s.queued;  // queued or running when the run stopped
@@ -66,7 +70,11 @@ ServerlessSummary summarise_serverless(const ServerlessNode& node) {
   for (double l : all) sum += l;
   s.mean_latency_s = all.empty() ? 0 : sum / static_cast<double>(all.size());
   s.mean_queue_s = all.empty() ? 0 : queue_sum / static_cast<double>(all.size());
+  s.p50_queue_s = nearest_rank(queue_all, 0.50);
+  s.p99_queue_s = nearest_rank(queue_all, 0.99);
+  s.makespan_s = last_finish.to_seconds();
   s.gpus_used = node.gpus_used();
+  s.gpu_seconds = s.gpus_used * s.makespan_s;
   const SwapCounters& c = node.counters();
   s.swaps_pcie = c.pcie;
   s.swaps_nvlink = c.nvlink;

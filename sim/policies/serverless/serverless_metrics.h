@@ -29,10 +29,14 @@ struct ServerlessSummary {
   double slo_attainment = 0;
   double p50_latency_s = 0, p99_latency_s = 0, mean_latency_s = 0, mean_queue_s = 0;
   uint64_t arrived = 0, finished = 0, dropped = 0, queued = 0;
+  double p50_queue_s = 0, p99_queue_s = 0;   // dispatch - arrival, nearest rank
+  double makespan_s = 0;                     // last finish (time zero = trace start)
   int gpus_used = 0;
+  double gpu_seconds = 0;                    // gpus_used * makespan_s: the provisioning cost
   double gpu_busy_s = 0;
   uint64_t swaps_pcie = 0, swaps_nvlink = 0, evictions = 0, cold_starts = 0;
   double pcie_bytes = 0, nvlink_bytes = 0;
+  double pcie_utilisation = 0, nvlink_utilisation = 0;  // filled by the runner (needs the links)
   std::vector<FunctionLatency> per_function;
 };
 

@@ -79,22 +79,38 @@ SweepDirectory::SweepDirectory(std::filesystem::path dir, const SweepPlan& plan,
   }
 
   for (const SweepPoint& p : plan.points) index_of_.emplace(p.hash, p.index);
+  // manifest.jsonl holds exactly this plan's points, with this plan's indices, so that merge can
+  // trust it; lines of other plans (an edited sweep file) wait in manifest.other.jsonl, from where
+  // a later run of that plan takes them back.
   const std::filesystem::path manifest_path = dir_ / "manifest.jsonl";
+  const std::filesystem::path other_path = dir_ / "manifest.other.jsonl";
   ManifestContents manifest = read_manifest(manifest_path);
+  ManifestContents other = read_manifest(other_path);
   repaired_lines_ = manifest.dropped_lines + manifest.duplicate_lines;
-  if (repaired_lines_ > 0) write_manifest(manifest_path, manifest.entries);
-  entries_ = std::move(manifest.entries);
-  std::vector<ManifestEntry> ours;
-  for (ManifestEntry& e : entries_) {
-    const auto it = index_of_.find(e.hash);
-    if (it == index_of_.end()) {
-      ++foreign_;
-      continue;
+  bool rewrite = repaired_lines_ > 0 || !other.entries.empty() || other.dropped_lines > 0;
+  std::vector<ManifestEntry> foreign;
+  std::unordered_set<std::string> foreign_hashes;
+  for (std::vector<ManifestEntry>* list : {&manifest.entries, &other.entries})
+    for (ManifestEntry& e : *list) {
+      const auto it = index_of_.find(e.hash);
+      if (it == index_of_.end()) {
+        rewrite = rewrite || list == &manifest.entries;
+        if (foreign_hashes.insert(e.hash).second) foreign.push_back(std::move(e));
+      } else if (done_.insert(e.hash).second) {
+        rewrite = rewrite || e.point != it->second;
+        e.point = it->second;  // the plan decides the index (axes may have been reordered)
+        entries_.push_back(std::move(e));
+      }
     }
-    e.point = it->second;  // the plan decides the index (axes may have been reordered)
-    done_.insert(e.hash);
-    ours.push_back(e);
+  foreign_ = foreign.size();
+  if (rewrite) {
+    if (foreign.empty())
+      std::filesystem::remove(other_path);
+    else
+      write_manifest(other_path, foreign);
+    write_manifest(manifest_path, entries_);
   }
+  const std::vector<ManifestEntry>& ours = entries_;
   write_sweep_json(dir_ / "sweep.json", identity);
 
   const std::filesystem::path results_path = dir_ / "results.csv";
@@ -132,11 +148,8 @@ void SweepDirectory::record(const ManifestEntry& entry) {
 
 void SweepDirectory::finalize() {
   const std::lock_guard<std::mutex> hold(mutex_);
-  std::vector<ManifestEntry> ours;
-  for (const ManifestEntry& e : entries_)
-    if (index_of_.count(e.hash) != 0) ours.push_back(e);
   results_.reset();
-  write_results_csv(dir_ / "results.csv", axis_keys_, std::move(ours));
+  write_results_csv(dir_ / "results.csv", axis_keys_, entries_);
 }
 
 }  // namespace parallax

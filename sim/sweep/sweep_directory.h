@@ -5,9 +5,10 @@
 //   DIR/results.csv      the table (results_table.h), appended live, rewritten in point order
 //   DIR/points/<hash>/   each point's own outputs, written by the runner
 // Opening takes an exclusive lock (flock on DIR/.lock) so two processes never append to one
-// folder, repairs a torn manifest tail, and rebuilds results.csv from the manifest. Manifest lines
-// for hashes outside the current plan (an edited sweep) are kept in the manifest but left out of
-// results.csv. Running points is left to sweep_runner.h.
+// folder, repairs a torn manifest tail, and rebuilds results.csv from the manifest. manifest.jsonl
+// always holds exactly the current plan's points with the plan's indices: lines for other hashes
+// (the sweep file was edited) move to DIR/manifest.other.jsonl, and come back when a run's plan
+// holds them again. Running points is left to sweep_runner.h.
 #pragma once
 
 #include <cstddef>
@@ -57,12 +58,12 @@ class SweepDirectory {
   bool finished(const std::string& hash) const { return done_.count(hash) != 0; }
   size_t finished_count() const;
   size_t repaired_lines() const { return repaired_lines_; }  // torn or duplicate lines dropped on open
-  size_t foreign_entries() const { return foreign_; }        // manifest lines not in this plan
+  size_t foreign_entries() const { return foreign_; }        // finished points not in this plan
 
   // Appends the point to manifest.jsonl, then its row to results.csv. Thread-safe.
   void record(const ManifestEntry& entry);
 
-  // Rewrites results.csv from the manifest: this plan's points only, in point order.
+  // Rewrites results.csv from the manifest, in point order.
   void finalize();
 
  private:
@@ -70,7 +71,7 @@ class SweepDirectory {
   std::vector<std::string> axis_keys_;
   std::unordered_map<std::string, size_t> index_of_;  // hash -> point index in the plan
   std::unordered_set<std::string> done_;              // hashes in the manifest
-  std::vector<ManifestEntry> entries_;                // the manifest's lines, in file order
+  std::vector<ManifestEntry> entries_;                // manifest.jsonl's lines: this plan's points
   size_t repaired_lines_ = 0;
   size_t foreign_ = 0;
   int lock_fd_ = -1;

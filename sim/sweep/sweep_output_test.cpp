@@ -141,6 +141,31 @@ TEST(SweepDirectoryTest, ResumeSkipsFinishedHashesAndRepairsATornLine) {
   EXPECT_EQ(m.dropped_lines + m.duplicate_lines, 0u);
 }
 
+TEST(SweepDirectoryTest, AnEditedSweepSetsOtherPointsAsideAndTakesThemBack) {
+  TempFolder tmp;
+  const SweepPlan one = plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2, 3]}\n");
+  const SweepPlan two = plan_of(tmp, "axes:\n  - cartesian: {a: [3, 4]}\n");  // a=3 is point 2, then 0
+  const std::filesystem::path out = tmp.path() / "out";
+  {
+    SweepDirectory dir(out, one, identity_of(one));
+    run_all(one, dir, 2);
+  }
+  {
+    SweepDirectory dir(out, two, identity_of(two));
+    EXPECT_EQ(dir.foreign_entries(), 2u);
+    EXPECT_TRUE(dir.finished(two.points[0].hash));
+    run_all(two, dir, 1);
+    const ManifestContents m = read_manifest(out / "manifest.jsonl");
+    ASSERT_EQ(m.entries.size(), 2u);
+    EXPECT_EQ(m.entries[0].point, 0u);  // re-indexed for this plan
+    EXPECT_EQ(read_manifest(out / "manifest.other.jsonl").entries.size(), 2u);
+  }
+  SweepDirectory dir(out, one, identity_of(one));
+  EXPECT_EQ(dir.finished_count(), 3u);
+  EXPECT_EQ(dir.foreign_entries(), 1u);  // a=4
+  EXPECT_EQ(read_manifest(out / "manifest.jsonl").entries.size(), 3u);
+}
+
 TEST(SweepMergeTest, MergedShardsEqualTheSingleProcessTable) {
   TempFolder tmp;
   const SweepPlan plan = plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2, 3, 4, 5]}\n  - zip: {b: [x, y], c: [1, 2]}\n");

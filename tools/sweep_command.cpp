@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/platform/platform.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/sweep/results_table.h"
 #include "sim/sweep/sweep_directory.h"
@@ -85,7 +86,12 @@ ManifestEntry run_point(const SweepSpec& spec, const SweepPlan& plan, uint64_t s
   run.overrides = p.overrides;
   run.quiet = true;
   const auto t0 = std::chrono::steady_clock::now();
-  const int rc = run_command(run);
+  int rc = 0;
+  try {
+    rc = run_command(run);
+  } catch (const PlatformError& e) {  // the machine a point describes cannot be built: bad input
+    throw InputError(SourceLocation{spec.source, 0, 0}, "", e.what());
+  }
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (rc != 0) throw std::runtime_error(fmt::format("point {}: the run exited with code {}", p.index, rc));
   const nlohmann::ordered_json summary = read_json_file(dir / "summary.json");

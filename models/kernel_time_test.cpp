@@ -1,0 +1,82 @@
+// File: models/kernel_time_test.cpp
+#include "models/kernel_time.h"
+
+#include <gtest/gtest.h>
+
+#include "models/inference_kernels.h"
+#include "models/kernel_interference.h"
+
+namespace parallax {
+namespace {
+
+DeviceRates h200() {
+  DeviceRates d;
+  d.sms = 132;
+  d.peak_flops = 989e12;
+  d.hbm_Bps = 4.8e12;
+  return d;
+}
+
+// G = 200, b = 1: 2 waves on 132 SMs (264 slots, 200 used): q = 1.32; 1 wave... on 100 SMs: 2
+// waves of 100 exactly: q = 1. T(132) = F/P·1.32; T(100) = F/(P·100/132) = F/P·1.32.
+TEST(KernelTime, WavesAndQuantisationByHand) {
+  KernelShape k{989e9, 0, 200, 1};
+  EXPECT_EQ(kernel_waves(k, 132), 2);
+  EXPECT_EQ(kernel_waves(k, 100), 2);
+  EXPECT_EQ(kernel_waves(k, 200), 1);
+  EXPECT_DOUBLE_EQ(wave_factor(k, 132), 1.32);
+  EXPECT_DOUBLE_EQ(wave_factor(k, 100), 1.0);
+  const DeviceRates d = h200();
+  EXPECT_NEAR(kernel_time_s(k, d, 132, 1.0), 1e-3 * 1.32, 1e-12);
+  EXPECT_NEAR(kernel_time_s(k, d, 100, 1.0), 1e-3 * 1.32, 1e-12);
+  // 66 SMs: 4 waves of 66 = 264 slots: q = 1.32, speed 66/132: 2.64 ms.
+  EXPECT_NEAR(kernel_time_s(k, d, 66, 1.0), 2.64e-3, 1e-12);
+}
+
+// A small grid uses only its SM need: 13 blocks run at 13/132 of peak whatever s >= 13 is.
+TEST(KernelTime, SmallGridUsesOnlyItsNeed) {
+  KernelShape k{13e9, 0, 13, 1};
+  EXPECT_EQ(k.sm_need(), 13);
+  const DeviceRates d = h200();
+  EXPECT_DOUBLE_EQ(kernel_time_s(k, d, 132, 1), kernel_time_s(k, d, 13, 1));
+  EXPECT_NEAR(kernel_time_s(k, d, 132, 1), 13e9 / (989e12 * 13 / 132), 1e-15);
+}
+
+// Memory-bound: 4.8 GB at half the bandwidth takes 2 s; per-SM cap 20 GB/s on 8 SMs: 160 GB/s.
+TEST(KernelTime, RooflineWithBandwidthShareAndPerSmCap) {
+  KernelShape k{1e6, 4.8e9, 1000, 1};
+  DeviceRates d = h200();
+  EXPECT_NEAR(kernel_time_s(k, d, 132, 0.5), 2e-3, 1e-12);
+  EXPECT_FALSE(compute_bound(k, d));
+  d.bw_per_sm_Bps = 20e9;
+  EXPECT_DOUBLE_EQ(kernel_bandwidth_Bps(d, 8, 1.0), 160e9);
+  EXPECT_NEAR(kernel_time_s(k, d, 8, 1.0), 4.8e9 / 160e9, 1e-12);
+}
+
+TEST(KernelInterference, DefaultChargesOnlyTheOthersL2) {
+  InterferenceCoefficients c;
+  EXPECT_DOUBLE_EQ(interference_slowdown(c, {0.9, 0.9}, {0.0, 0.0}), 1.0);
+  EXPECT_DOUBLE_EQ(interference_slowdown(c, {0.0, 0.0}, {0.5, 0.5}), 1.05);
+  const InterferenceCoefficients rtx3080{-0.180, 0.038, 0.126, -0.056, 1.018};
+  // 1.018 + 0.5·(−0.180 + 0.038 + 0.126 − 0.056) = 0.982: clamped to 1.
+  EXPECT_DOUBLE_EQ(interference_slowdown(rtx3080, {0.5, 0.5}, {0.5, 0.5}), 1.0);
+  EXPECT_NEAR(interference_slowdown(rtx3080, {0, 0}, {1, 0}), 1.056, 1e-12);
+  EXPECT_DOUBLE_EQ(interference_slowdown({0, 0, 0, 0, 0.5}, {}, {}), 1.0);
+}
+
+TEST(InferenceKernels, ScaleWithBatch) {
+  const std::vector<LayerFigures> layers{{"a", 1e9, 1e6}, {"b", 2e6, 4e6}};
+  const auto k1 = inference_kernels("m", layers, 1);
+  const auto k8 = inference_kernels("m", layers, 8);
+  ASSERT_EQ(k8.size(), 2u);
+  EXPECT_EQ(k8[0].name, "m/a");
+  EXPECT_DOUBLE_EQ(k8[0].shape.flops, 8e9);
+  EXPECT_DOUBLE_EQ(k8[0].shape.dram_bytes, 1e6 + 8e9 / 100);
+  EXPECT_EQ(k1[0].shape.grid_blocks, 60);   // ceil(1e9 / 16.78e6)
+  EXPECT_EQ(k8[0].shape.grid_blocks, 477);  // ceil(8e9 / 16.78e6)
+  EXPECT_EQ(k1[1].shape.grid_blocks, 1);
+  EXPECT_THROW(inference_kernels("m", layers, 0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace parallax

@@ -1,0 +1,51 @@
+// File: sim/policies/colocate/colocation_policy.h
+// How a colocation policy divides one GPU between a latency-sensitive (LS) inference service and
+// best-effort (BE) work: it creates partitions on the Platform at setup, says where each LS kernel
+// runs, and whether (and where) the next BE kernel may start now. ColocationNode drives it; the
+// policies (static_colocation.h, orion_colocation.h, sgdrc_colocation.h) speak only to Platform.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "models/kernel_time.h"
+#include "sim/platform/gpu_partitioning.h"
+#include "sim/platform/platform.h"
+
+namespace parallax {
+
+// Where a kernel runs: a partition (or the whole GPU) and the SMs it may occupy at once.
+struct KernelPlacement {
+  PartitionId partition = kWholeGpu;
+  int max_sms = 0;  // cap passed as KernelProfile::max_sms; also the s of wave quantisation
+};
+
+// What the BE admission rule may look at.
+struct LsView {
+  bool active = false;                      // an LS request is being served
+  const KernelShape* running = nullptr;     // the LS kernel in flight (nullptr between kernels)
+  double request_solo_s = 0;                // the LS request's isolated time
+};
+
+struct ColocationGpu {
+  GpuId gpu = 0;
+  DeviceRates rates;
+  const GpuPartitioning* partitioning = nullptr;
+};
+
+class ColocationPolicy {
+ public:
+  virtual ~ColocationPolicy() = default;
+  virtual std::string name() const = 0;
+  virtual void setup(Platform& platform, const ColocationGpu& gpu) = 0;
+  virtual bool runs_be() const { return true; }
+  // False when LS and BE have isolated L2 and DRAM (MIG): no interference term.
+  virtual bool shares_memory_system() const { return true; }
+  virtual KernelPlacement place_ls(Platform& platform, const KernelShape& kernel) = 0;
+  // nullopt: the BE kernel waits; it is asked again at the next LS kernel start or end.
+  virtual std::optional<KernelPlacement> place_be(Platform& platform, const KernelShape& kernel, const LsView& ls) = 0;
+  // The LS service has no request left to serve.
+  virtual void on_ls_idle(Platform&) {}
+};
+
+}  // namespace parallax

@@ -1,0 +1,171 @@
+// File: sim/policies/colocate/colocation_test.cpp
+// Colocation policies on a SimPlatform with one H200-like GPU (132 SMs, 989 TFLOP/s, 4.8 TB/s).
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "sim/engine/engine.h"
+#include "sim/platform/sim_platform.h"
+#include "sim/policies/colocate/colocation_node.h"
+#include "sim/policies/colocate/colocation_presets.h"
+#include "sim/policies/colocate/sgdrc_colocation.h"
+
+namespace parallax {
+namespace {
+
+HardwareSpec one_gpu() {
+  HardwareSpec hw;
+  hw.name = "test-h200";
+  GpuSpec g;
+  g.model = "H200-SXM";
+  g.sms = 132;
+  g.peak_flops = 989e12;
+  g.hbm_Bps = 4.8e12;
+  g.memory_bytes = 141'000'000'000;
+  hw.gpus.push_back(g);
+  hw.hosts.push_back({});
+  hw.links.push_back({"gpu0", "host0", LinkKind::pcie, 64e9, 1e-6, true});
+  return hw;
+}
+
+GpuPartitioning h200_parts() {
+  GpuPartitioning g;
+  g.name = "H200-141GB";
+  g.sms = 132;
+  g.green_min_sms = 8;
+  g.green_multiple_sms = 8;
+  g.channel_colours = 8;
+  g.profiles = {{"3g.71gb", 3, 4, 60, 65.8, 2, {0, 4}}, {"4g.71gb", 4, 4, 64, 65.8, 1, {0}}};
+  return g;
+}
+
+struct Outcome {
+  ColocationMetrics m;
+  double ls_solo_s = 0;
+  std::vector<ActivityRecord> records;
+};
+
+// LS: a compute-bound kernel needing 40 SMs and a memory-bound one needing 20; BE: a big
+// compute-bound kernel (need 400) and a memory-bound one.
+ColocationSetup setup_for(const GpuPartitioning& parts) {
+  ColocationSetup s;
+  s.gpu.gpu = 0;
+  s.gpu.rates = DeviceRates{132, 989e12, 4.8e12, 0, 0.75, 0};
+  s.gpu.partitioning = &parts;
+  s.ls_kernels = {{"ls/a", {3e9, 1e6, 40, 1}}, {"ls/b", {1e6, 2e9, 20, 1}}};
+  s.be_kernels = {{"be/a", {2e12, 1e8, 400, 1}}, {"be/b", {1e9, 4e9, 264, 1}}};
+  s.ls_slo = Time::ms(5);
+  s.be_stop = Time::ms(100);
+  return s;
+}
+
+Outcome run(std::string_view policy_name, const std::vector<Time>& arrivals, ColocationPolicyOptions o = {},
+        bool interference = false) {
+  static const GpuPartitioning parts = h200_parts();
+  o.mig_ls = {"4g.71gb", 0};
+  o.mig_be = {"3g.71gb", 4};
+  Engine engine;
+  ActivityLog log;
+  SimPlatform platform(engine, one_gpu(), &log);
+  auto policy = make_colocation_policy(policy_name, o);
+  ColocationSetup s = setup_for(parts);
+  s.interference_on = interference;
+  ColocationNode node(platform, *policy, s);
+  node.start(arrivals);
+  engine.run();
+  return {node.metrics(), node.ls_request_solo_s(), log.records};
+}
+
+std::vector<Time> spaced(int n, Time gap) {
+  std::vector<Time> out;
+  for (int i = 0; i < n; ++i) out.push_back(gap * (i + 1));
+  return out;
+}
+
+// LS alone: every request takes exactly the sum of its kernels' solo times (no queueing when
+// requests are 10 ms apart): ls/a 3e9 FLOP on its 40 SMs at η 0.75, ls/b 2 GB at 4.8 TB/s.
+TEST(Colocation, LsAloneEqualsSumOfSoloKernelTimes) {
+  const Outcome r = run("ls_alone", spaced(5, Time::ms(10)));
+  ASSERT_EQ(r.m.ls_finished, 5);
+  for (double l : r.m.ls_latencies_s) EXPECT_NEAR(l, r.ls_solo_s, 1e-9);
+  EXPECT_NEAR(r.ls_solo_s, 3e9 / (0.75 * 989e12 * 40 / 132) + 2e9 / 4.8e12, 1e-15);
+  EXPECT_EQ(r.m.be_kernels, 0);
+}
+
+// Static split 64/64 on 132 SMs: LS kernels run in partition "ls" with 64 SMs (both need < 64,
+// unchanged); a BE kernel needing 400 blocks runs in "be" at exactly 64/132 of the GPU with the
+// wave factor of 64 SMs: 7 waves (448 slots for 400 blocks).
+TEST(Colocation, StaticSplitGivesExactlyThePartitionedShares) {
+  ColocationPolicyOptions o;
+  o.static_ls_sms = 64;
+  const Outcome r = run("static_split", {}, o);
+  ASSERT_FALSE(r.records.empty());
+  const ActivityRecord& first = r.records.front();
+  EXPECT_EQ(first.name, "be/a");
+  EXPECT_EQ(first.partition, "be");
+  const double expected = 2e12 / 0.75 * (7.0 * 64 / 400) / (989e12 * 64 / 132);
+  EXPECT_NEAR((first.end - first.start).to_seconds(), expected, 1e-9);
+}
+
+TEST(Colocation, RequestsAreNeverLostUnderAnyPolicy) {
+  std::vector<Time> arrivals;
+  for (int i = 0; i < 200; ++i) arrivals.push_back(Time::us(137) * i + Time::us(i % 3));
+  for (std::string_view name : colocation_policy_names()) {
+    const Outcome r = run(name, arrivals);
+    EXPECT_EQ(r.m.ls_arrived, 200) << name;
+    EXPECT_EQ(r.m.ls_finished, 200) << name;
+    if (name != "ls_alone") {
+      EXPECT_GT(r.m.be_kernels, 0) << name;
+    }
+  }
+}
+
+// SGDRC: LS takes the TPCs and colours its kernel needs at once (fluid eviction of BE), so a
+// compute-bound LS kernel takes exactly its isolated time although BE runs all the time; a
+// memory-bound one is held to at most C-1 of C colours (BE keeps one): <= 8/7 of its solo time.
+TEST(Colocation, SgdrcNeverDelaysLsBeyondItsSoloTime) {
+  const Outcome alone = run("ls_alone", spaced(20, Time::ms(3)));
+  const Outcome sgdrc = run("sgdrc", spaced(20, Time::ms(3)));
+  ASSERT_EQ(sgdrc.m.ls_finished, 20);
+  for (size_t i = 0; i < 20; ++i)
+    EXPECT_LE(sgdrc.m.ls_latencies_s[i], alone.m.ls_latencies_s[i] * 8.0 / 7.0 * (1 + 1e-9)) << i;
+  const auto duration_of = [](const Outcome& o, const std::string& name) {
+    for (const ActivityRecord& a : o.records)
+      if (a.name == name) return (a.end - a.start).to_seconds();
+    return -1.0;
+  };
+  EXPECT_NEAR(duration_of(sgdrc, "ls/a"), duration_of(alone, "ls/a"), 1e-12);
+  EXPECT_NEAR(duration_of(sgdrc, "ls/b"), duration_of(alone, "ls/b") * 8.0 / 7.0, 1e-12);
+  EXPECT_GT(sgdrc.m.be_kernels, 10);
+  // Every LS kernel ran in the LS partition, every BE kernel in the BE one.
+  for (const ActivityRecord& a : sgdrc.records)
+    EXPECT_EQ(a.partition, a.name.rfind("ls/", 0) == 0 ? "sgdrc-ls" : "sgdrc-be") << a.name;
+}
+
+// Naive MPS sharing slows LS down against LS alone; MIG isolates but gives LS only 64 SMs.
+TEST(Colocation, MpsSharingSlowsLs) {
+  const Outcome alone = run("ls_alone", spaced(20, Time::ms(3)));
+  const Outcome mps = run("mps", spaced(20, Time::ms(3)));
+  EXPECT_GT(mps.m.ls_mean_latency_s, alone.m.ls_mean_latency_s * 1.05);
+  const Outcome mig = run("mig", spaced(20, Time::ms(3)));
+  EXPECT_EQ(mig.m.ls_finished, 20);
+}
+
+TEST(Colocation, InterferenceTermSlowsSharedButNotMig) {
+  const Outcome off = run("mps", spaced(20, Time::ms(3)), {}, false);
+  const Outcome on = run("mps", spaced(20, Time::ms(3)), {}, true);
+  EXPECT_GT(on.m.ls_mean_latency_s, off.m.ls_mean_latency_s);
+  const Outcome mig_off = run("mig", spaced(20, Time::ms(3)), {}, false);
+  const Outcome mig_on = run("mig", spaced(20, Time::ms(3)), {}, true);
+  EXPECT_EQ(mig_off.m.ls_latencies_s, mig_on.m.ls_latencies_s);
+}
+
+TEST(Colocation, SameInputsSameOutputs) {
+  const Outcome a = run("orion", spaced(50, Time::us(500)));
+  const Outcome b = run("orion", spaced(50, Time::us(500)));
+  EXPECT_EQ(a.m.ls_latencies_s, b.m.ls_latencies_s);
+  EXPECT_EQ(a.m.be_kernels, b.m.be_kernels);
+}
+
+}  // namespace
+}  // namespace parallax

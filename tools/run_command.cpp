@@ -15,7 +15,9 @@
 #include "sim/report/run_summary.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/workload/transfer_replay.h"
+#include "tools/run_colocate.h"
 #include "tools/run_overlap.h"
+#include "tools/run_report.h"
 #include "tools/run_serverless.h"
 #include "tools/version.h"
 
@@ -62,6 +64,7 @@ int run_command(const RunOptions& options) {
   if (options.seed) sc.seed = *options.seed;
   if (sc.workload_kind == "overlap") return run_overlap(sc, options);
   if (sc.workload_kind == "serverless") return run_serverless(sc, options);
+  if (sc.workload_kind == "colocate") return run_colocate(sc, options);
   const bool want_log = !options.out_dir.empty() && (sc.output.activities_csv || sc.output.trace);
 
   ActivityLog log;
@@ -90,6 +93,7 @@ int run_command(const RunOptions& options) {
                      st.records_total);
     }
     write_json_atomically(dir / "summary.json", to_json(summary));
+    write_run_report(sc, options);
   }
   if (!options.quiet) {
     std::fputs(format_run_report(summary).c_str(), stdout);

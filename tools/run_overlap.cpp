@@ -21,6 +21,7 @@
 #include "sim/report/json_output.h"
 #include "tools/overlap_des.h"
 #include "tools/run_overlap_e2e.h"
+#include "tools/run_report.h"
 #include "tools/version.h"
 
 namespace parallax {
@@ -61,7 +62,11 @@ std::string fmt_s(double v) { return fmt::format("{:.9g}", v); }
 }  // namespace
 
 int run_overlap(const Scenario& sc, const RunOptions& options) {
-  if (sc.overlap.mode == "end_to_end") return run_overlap_end_to_end(sc, options);
+  if (sc.overlap.mode == "end_to_end") {
+    const int rc = run_overlap_end_to_end(sc, options);
+    if (rc == 0) write_run_report(sc, options);
+    return rc;
+  }
   OverlapGridSpec grid;
   grid.ops = sc.overlap.ops;
   grid.tp = sc.overlap.tp;
@@ -161,6 +166,7 @@ int run_overlap(const Scenario& sc, const RunOptions& options) {
     if (sc.output.trace && static_cast<size_t>(sc.overlap.trace_config) < points.size())
       write_trace(sc, points[static_cast<size_t>(sc.overlap.trace_config)], params, dir / "trace.json");
     write_json_atomically(dir / "summary.json", summary);
+    write_run_report(sc, options);
   }
   if (!options.quiet) {
     std::fputs(format_json(summary).c_str(), stdout);

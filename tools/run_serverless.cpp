@@ -20,6 +20,7 @@
 #include "sim/report/json_output.h"
 #include "sim/scenario/model_catalog.h"
 #include "sim/workload/trace_source.h"
+#include "tools/run_report.h"
 #include "tools/version.h"
 
 namespace parallax {
@@ -205,6 +206,7 @@ int run_serverless(const Scenario& sc, const RunOptions& options) {
     std::filesystem::remove(dir / "summary.json");
     write_file_atomically(dir / "function_latency.csv", csv);
     write_json_atomically(dir / "summary.json", summary);
+    write_run_report(sc, options);
   }
   if (!options.quiet) {
     std::vector<std::vector<std::string>> rows;

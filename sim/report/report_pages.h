@@ -1,0 +1,49 @@
+// File: sim/report/report_pages.h
+// What report.html shows for each kind of run, built from the files the run wrote (summary.json,
+// the CSVs) so that a page depends only on outputs a user can also read. One builder per kind:
+// report_transfers.cpp, report_overlap.cpp, report_serverless.cpp; report_generic.cpp holds the
+// summary table every page starts from. Scenario text and provenance are the caller's
+// (tools/run_report.cpp). docs/reports.md says how to read each plot.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/report/csv_table.h"
+#include "sim/report/html_report.h"
+
+namespace parallax {
+
+// Summary rows from the scalar fields of summary.json, in file order. Wall-clock fields (keys
+// ending in "wall_s", "sim_to_wall_ratio") are left out so the page is the same for the same
+// simulation; objects and arrays are left to the kind's plots.
+std::vector<std::pair<std::string, std::string>> summary_rows(const nlohmann::ordered_json& summary);
+
+// A number as the tables print it: integers exactly, others to 6 significant digits.
+std::string format_report_value(const nlohmann::ordered_json& value);
+
+// A page with the summary table only (kinds and modes without plots yet).
+HtmlReport generic_report_page(const nlohmann::ordered_json& summary, const std::string& kind);
+
+// transfers: per-link utilisation bars and collective algbw/busbw bars (docs/metrics.md).
+HtmlReport transfers_report_page(const nlohmann::ordered_json& summary);
+
+// The DES time of InterDecom at each feasible degree for one configuration (results.csv keeps only
+// d*, the DES-best and the default degree, so the runner computes the curve for the page).
+struct OverlapDegreeCurve {
+  std::string config;  // "ag_gemm tp4 h4096 m8192 fc1"
+  std::vector<double> degree, des_s;
+  int64_t d_star = 0, d_default = 0;
+};
+
+// overlap (grid mode): strategy map, time vs d (when `curve` has points), double vs single ring.
+HtmlReport overlap_report_page(const nlohmann::ordered_json& summary, const CsvTable& results,
+                               const OverlapDegreeCurve& curve);
+
+// serverless: per-function P98/SLO CDF per policy, SLO attainment, swaps and cold starts, GPUs.
+HtmlReport serverless_report_page(const nlohmann::ordered_json& summary, const CsvTable& function_latency);
+
+}  // namespace parallax

@@ -1,0 +1,105 @@
+// File: sim/report/report_serverless.cpp
+// report.html for `workload.kind: serverless`: per-function latency against the SLO per policy,
+// SLO attainment, swaps and cold starts, GPUs used; from summary.json's policies.<name> and
+// function_latency.csv (fields in docs/serverless.md).
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "sim/report/report_pages.h"
+#include "sim/report/svg_bar_chart.h"
+#include "sim/report/svg_xy_plot.h"
+
+namespace parallax {
+
+namespace {
+
+// Per policy, in summary order, the per-function P98 / SLO of functions that finished a request.
+XyPlot latency_cdf(const std::vector<std::string>& policies, const CsvTable& csv) {
+  XyPlot p{.title = "Per-function P98 latency / SLO",
+           .x_label = "P98 latency / SLO (log)",
+           .y_label = "fraction of functions",
+           .x_log = true,
+           .y_from_zero = true};
+  for (const std::string& policy : policies) {
+    std::vector<double> ratios;
+    size_t functions = 0;
+    for (size_t i = 0; i < csv.rows.size(); ++i) {
+      if (csv.cell(i, "policy") != policy) continue;
+      ++functions;
+      const double p98 = csv.number(i, "p98_s"), slo = csv.number(i, "slo_s");
+      if (csv.number(i, "finished") > 0 && p98 > 0 && slo > 0) ratios.push_back(p98 / slo);
+    }
+    std::sort(ratios.begin(), ratios.end());
+    XySeries s{.name = policy, .style = SeriesStyle::step, .x = {}, .y = {}, .colour = {}, .tips = {}};
+    for (size_t i = 0; i < ratios.size(); ++i) {
+      s.x.push_back(ratios[i]);
+      s.y.push_back(static_cast<double>(i + 1) / static_cast<double>(std::max<size_t>(functions, 1)));
+    }
+    p.series.push_back(std::move(s));
+  }
+  p.markers.push_back({1.0, "SLO"});
+  return p;
+}
+
+}  // namespace
+
+HtmlReport serverless_report_page(const nlohmann::ordered_json& summary, const CsvTable& function_latency) {
+  HtmlReport r = generic_report_page(summary, "serverless");
+  std::vector<std::string> policies;
+  const nlohmann::ordered_json empty = nlohmann::ordered_json::object();
+  const nlohmann::ordered_json& per_policy = summary.contains("policies") ? summary["policies"] : empty;
+  for (const auto& [name, _] : per_policy.items()) policies.push_back(name);
+  if (policies.empty()) return r;
+  auto metric = [&](const std::string& policy, const char* key) { return per_policy[policy].value(key, 0.0); };
+
+  if (!function_latency.rows.empty())
+    r.figures.push_back({"Per-function latency CDF",
+                         "For each policy, the fraction of functions whose P98 latency is at most x times their "
+                         "SLO. Functions left of the dashed line at 1 meet their SLO on latency; a curve that ends "
+                         "below 1.0 has functions that finished no request.",
+                         render_xy_plot(latency_cdf(policies, function_latency))});
+
+  BarChart slo{.title = "SLO attainment", .x_label = "policy", .y_label = "compliant functions (%)"};
+  slo.categories = policies;
+  BarGroup att{.name = "SLO attainment", .values = {}};
+  for (const std::string& p : policies) att.values.push_back(100.0 * metric(p, "slo_attainment"));
+  slo.groups.push_back(std::move(att));
+  slo.reference_y = 100.0;
+  r.figures.push_back({"SLO attainment per policy",
+                       "Share of functions with nothing dropped, every request finished and P98 latency within the "
+                       "SLO (functions_compliant / functions).",
+                       render_bar_chart(slo)});
+
+  BarChart moves{.title = "Model swaps and cold starts", .x_label = "policy", .y_label = "count"};
+  moves.categories = policies;
+  for (const auto& [key, label] : std::vector<std::pair<const char*, const char*>>{
+           {"swaps_pcie", "swaps over PCIe"}, {"swaps_nvlink", "swaps over NVLink"},
+           {"cold_starts", "cold starts"}, {"evictions", "evictions"}}) {
+    BarGroup g{.name = label, .values = {}};
+    for (const std::string& p : policies) g.values.push_back(metric(p, key));
+    moves.groups.push_back(std::move(g));
+  }
+  r.figures.push_back({"Swaps, cold starts and evictions per policy",
+                       "Model loads into GPU memory by path (host over PCIe, or a peer GPU over NVLink), cold starts "
+                       "(a new instance started), and evictions from GPU memory, summed over the run.",
+                       render_bar_chart(moves)});
+
+  BarChart gpus{.title = "GPUs used", .x_label = "policy", .y_label = "GPUs used"};
+  gpus.categories = policies;
+  BarGroup used{.name = "GPUs used", .values = {}};
+  for (const std::string& p : policies) used.values.push_back(metric(p, "gpus_used"));
+  gpus.groups.push_back(std::move(used));
+  r.figures.push_back({"GPUs used per policy",
+                       "GPUs that ran at least one request. The per-policy numbers behind every bar are in "
+                       "summary.json under policies.<name>.",
+                       render_bar_chart(gpus)});
+  for (const std::string& p : policies)
+    r.summary.emplace_back(fmt::format("{}: compliant / p99", p),
+                           fmt::format("{} / {} functions, p99 {:.4g} s", per_policy[p].value("functions_compliant", 0),
+                                       per_policy[p].value("functions", 0), metric(p, "p99_latency_s")));
+  return r;
+}
+
+}  // namespace parallax

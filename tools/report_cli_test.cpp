@@ -53,7 +53,7 @@ void check_page(const std::string& html, size_t min_plots) {
   for (const char* external : {"http:", "https:", "src=", "href=", "<script", "<link", "@import", "url("})
     EXPECT_EQ(html.find(external), std::string::npos) << external;
   EXPECT_EQ(html.find("wall_s"), std::string::npos);
-  const std::regex size(R"(^<svg width="([0-9.]+)" height="([0-9.]+)")");
+  const std::regex size(R"re(^<svg width="([0-9.]+)" height="([0-9.]+)")re");
   size_t plots = 0;
   for (size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1)) {
     const size_t end = html.find("</svg>", at);

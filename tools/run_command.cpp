@@ -15,6 +15,7 @@
 #include "sim/report/run_summary.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/workload/transfer_replay.h"
+#include "tools/run_colocate.h"
 #include "tools/run_overlap.h"
 #include "tools/run_report.h"
 #include "tools/run_serverless.h"
@@ -63,6 +64,7 @@ int run_command(const RunOptions& options) {
   if (options.seed) sc.seed = *options.seed;
   if (sc.workload_kind == "overlap") return run_overlap(sc, options);
   if (sc.workload_kind == "serverless") return run_serverless(sc, options);
+  if (sc.workload_kind == "colocate") return run_colocate(sc, options);
   const bool want_log = !options.out_dir.empty() && (sc.output.activities_csv || sc.output.trace);
 
   ActivityLog log;

@@ -10,6 +10,7 @@
 
 #include "sim/engine/sim_time.h"
 #include "sim/platform/hardware_spec.h"
+#include "sim/scenario/colocate_workload.h"
 #include "sim/scenario/overlap_workload.h"
 #include "sim/scenario/serverless_workload.h"
 
@@ -55,6 +56,7 @@ struct Scenario {
   TransferWorkloadSpec transfers;
   OverlapWorkloadSpec overlap;  // workload_kind == "overlap"
   ServerlessWorkloadSpec serverless;  // workload_kind == "serverless"
+  ColocateWorkloadSpec colocate;  // workload_kind == "colocate"
   OutputSpec output;
 };
 

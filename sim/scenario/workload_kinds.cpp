@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "sim/scenario/colocate_workload.h"
 #include "sim/scenario/config_fields.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/overlap_workload.h"
@@ -21,10 +22,11 @@ struct WorkloadKind {
   void (*read)(const ConfigNode&, const std::string&, const WorkloadContext&, Scenario&);
 };
 
-constexpr std::array<WorkloadKind, 3> kKinds{{
+constexpr std::array<WorkloadKind, 4> kKinds{{
     {"transfers", read_transfer_workload},
     {"overlap", read_overlap_workload},
     {"serverless", read_serverless_workload},
+    {"colocate", read_colocate_workload},
 }};
 
 }  // namespace

@@ -1,0 +1,117 @@
+// File: sim/scenario/colocate_workload.cpp
+#include "sim/scenario/colocate_workload.h"
+
+#include <fmt/format.h>
+
+#include "sim/platform/green_context_groups.h"
+#include "sim/platform/mig_layout.h"
+#include "sim/scenario/config_fields.h"
+#include "sim/scenario/did_you_mean.h"
+#include "sim/scenario/gpu_partitioning_reader.h"
+#include "sim/scenario/model_catalog.h"
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/workload_kinds.h"
+
+namespace parallax {
+
+namespace {
+
+std::string read_model(const MapFields& f) {
+  const ConfigNode& node = f.required("model");
+  const std::string name = read_string(node, f.path_of("model"));
+  const ModelCatalog& catalog = embedded_model_catalog();
+  if (catalog.find(name) == nullptr)
+    fail_at(node, f.path_of("model"), fmt::format("unknown model '{}'{}", name, did_you_mean_suffix(name, catalog.names())));
+  return name;
+}
+
+void read_mig_instance(const ConfigNode& node, const std::string& path, std::string& profile, int& start) {
+  const MapFields f(node, path, {"profile", "start"});
+  profile = read_string(f.required("profile"), f.path_of("profile"));
+  start = static_cast<int>(read_integer_in(f.required("start"), f.path_of("start"), 0, 63));
+}
+
+}  // namespace
+
+void read_colocate_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext&,
+                            Scenario& scenario) {
+  const MapFields f(workload, path,
+                    {"kind", "ls", "be", "duration_s", "policies", "static_ls_sms", "mig", "mps_be_percentage",
+                     "interference", "trace_policy"});
+  ColocateWorkloadSpec& c = scenario.colocate;
+  const MapFields ls(f.required("ls"), f.path_of("ls"), {"model", "batch", "rate_per_s", "slo_ms"});
+  c.ls_model = read_model(ls);
+  c.ls_batch = static_cast<int>(read_integer_in(ls.required("batch"), ls.path_of("batch"), 1, 4096));
+  c.ls_rate_per_s = read_positive(ls.required("rate_per_s"), ls.path_of("rate_per_s"));
+  c.ls_slo_s = read_positive(ls.required("slo_ms"), ls.path_of("slo_ms")) * 1e-3;
+  const MapFields be(f.required("be"), f.path_of("be"), {"model", "batch"});
+  c.be_model = read_model(be);
+  c.be_batch = static_cast<int>(read_integer_in(be.required("batch"), be.path_of("batch"), 1, 4096));
+  c.duration_s = read_positive(f.required("duration_s"), f.path_of("duration_s"));
+  const ConfigNode& policies = f.required("policies");
+  c.policies = read_string_list(policies, f.path_of("policies"));
+  if (c.policies.empty()) fail_at(policies, f.path_of("policies"), "'workload.policies' must not be empty");
+  for (size_t i = 0; i < c.policies.size(); ++i)
+    read_choice(policies.items[i], join_path(f.path_of("policies"), i),
+                {"ls_alone", "mps", "static_split", "mig", "orion", "sgdrc"});
+  if (scenario.hardware.gpus.empty()) fail_at(workload, path, "the colocate workload needs one GPU");
+  const std::string& model = scenario.hardware.gpus[0].model;
+  const GpuPartitioning* parts = nullptr;
+  try {
+    parts = &gpu_partitioning_for(model);
+  } catch (const InputError& e) {
+    fail_at(workload, path, e.what());
+  }
+  if (catalog_gpu_kind(model) < 0)
+    fail_at(workload, path, fmt::format("the model catalog has no figures for GPU '{}'", model));
+  c.static_ls_sms = parts->sms / 2 / parts->green_multiple_sms * parts->green_multiple_sms;
+  if (const ConfigNode* s = f.optional("static_ls_sms")) {
+    c.static_ls_sms = static_cast<int>(read_integer_in(*s, f.path_of("static_ls_sms"), 1, parts->sms));
+    const int be_sms = (parts->sms - c.static_ls_sms) / parts->green_multiple_sms * parts->green_multiple_sms;
+    try {
+      check_green_context_groups(*parts, {c.static_ls_sms, be_sms});
+    } catch (const PartitionRuleError& e) {
+      fail_at(*s, f.path_of("static_ls_sms"), fmt::format("rule '{}': {}", e.rule(), e.what()));
+    }
+  }
+  // Default MIG split: the largest 4g profile for LS at 0 and a 3g for BE at 4.
+  for (const MigProfile& p : parts->profiles) {
+    if (p.compute_slices == 4 && c.mig_ls_profile.empty()) c.mig_ls_profile = p.name;
+    if (p.compute_slices == 3 && c.mig_be_profile.empty()) c.mig_be_profile = p.name;
+  }
+  if (const ConfigNode* m = f.optional("mig")) {
+    const MapFields mf(*m, f.path_of("mig"), {"ls", "be"});
+    read_mig_instance(mf.required("ls"), mf.path_of("ls"), c.mig_ls_profile, c.mig_ls_start);
+    read_mig_instance(mf.required("be"), mf.path_of("be"), c.mig_be_profile, c.mig_be_start);
+  }
+  try {
+    check_mig_layout(*parts, {{c.mig_ls_profile, c.mig_ls_start}, {c.mig_be_profile, c.mig_be_start}});
+  } catch (const PartitionRuleError& e) {
+    const ConfigNode* m = f.optional("mig");
+    fail_at(m ? *m : workload, m ? f.path_of("mig") : path, fmt::format("rule '{}': {}", e.rule(), e.what()));
+  }
+  if (const ConfigNode* p = f.optional("mps_be_percentage")) {
+    c.mps_be_percentage = read_positive(*p, f.path_of("mps_be_percentage"));
+    if (c.mps_be_percentage > 100) fail_at(*p, f.path_of("mps_be_percentage"), "'mps_be_percentage' must be in (0, 100]");
+  }
+  if (const ConfigNode* i = f.optional("interference")) {
+    const MapFields fi(*i, f.path_of("interference"), {"l2_self", "l2_other", "dram_self", "dram_other", "constant"});
+    const auto num = [&](std::string_view k, double& out) {
+      if (const ConfigNode* n = fi.optional(k)) out = read_number(*n, fi.path_of(k));
+    };
+    num("l2_self", c.interference.l2_self);
+    num("l2_other", c.interference.l2_other);
+    num("dram_self", c.interference.dram_self);
+    num("dram_other", c.interference.dram_other);
+    num("constant", c.interference.constant);
+  }
+  c.trace_policy = c.policies.back();
+  if (const ConfigNode* t = f.optional("trace_policy")) {
+    c.trace_policy = read_string(*t, f.path_of("trace_policy"));
+    bool listed = false;
+    for (const std::string& p : c.policies) listed = listed || p == c.trace_policy;
+    if (!listed) fail_at(*t, f.path_of("trace_policy"), fmt::format("'{}' is not among workload.policies", c.trace_policy));
+  }
+}
+
+}  // namespace parallax

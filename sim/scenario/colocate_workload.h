@@ -1,0 +1,50 @@
+// File: sim/scenario/colocate_workload.h
+// workload.kind == "colocate": an LS inference service with Poisson arrivals and an SLO sharing
+// one GPU with a BE inference job, run once per listed policy (docs/colocate.md; run by
+// tools/run_colocate.cpp).
+//
+//   workload:
+//     kind: colocate
+//     ls: {model: resnet50, batch: 8, rate_per_s: 400, slo_ms: 10}   # catalog model
+//     be: {model: resnet152, batch: 64}
+//     duration_s: 2                       # LS arrivals and BE run for this long
+//     policies: [ls_alone, mps, static_split, mig, orion, sgdrc]
+//     static_ls_sms: 64                   # optional: static_split's LS group (green-context sizes)
+//     mig: {ls: {profile: 4g.71gb, start: 0}, be: {profile: 3g.71gb, start: 4}}   # optional
+//     mps_be_percentage: 100              # optional: BE's active-thread limit under mps
+//     interference: {l2_other: 0.1}       # optional: models/kernel_interference.h coefficients
+//     trace_policy: sgdrc                 # optional: the policy whose kernels go to trace.json
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/kernel_interference.h"
+#include "sim/scenario/config_tree.h"
+
+namespace parallax {
+
+struct Scenario;
+struct WorkloadContext;
+
+struct ColocateWorkloadSpec {
+  std::string ls_model;
+  int ls_batch = 1;
+  double ls_rate_per_s = 0;
+  double ls_slo_s = 0;
+  std::string be_model;
+  int be_batch = 1;
+  double duration_s = 1;
+  std::vector<std::string> policies;
+  int static_ls_sms = 0;  // 0 = half the GPU rounded to its green-context granularity
+  std::string mig_ls_profile, mig_be_profile;  // empty = 4g + 3g of the GPU's profiles
+  int mig_ls_start = 0, mig_be_start = 4;
+  double mps_be_percentage = 100;
+  InterferenceCoefficients interference;
+  std::string trace_policy;  // empty = the last listed policy
+};
+
+void read_colocate_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,
+                            Scenario& scenario);
+
+}  // namespace parallax

@@ -1,0 +1,63 @@
+// File: sim/scenario/colocate_workload_test.cpp
+// The partitioning data file and the colocate workload reader: located errors name the rule.
+#include <gtest/gtest.h>
+
+#include "sim/scenario/gpu_partitioning_reader.h"
+#include "sim/scenario/input_error.h"
+#include "sim/scenario/scenario_loader.h"
+
+namespace parallax {
+namespace {
+
+TEST(GpuPartitioningData, EveryPresetGpuHasItsProfiles) {
+  const GpuPartitioning& h200 = gpu_partitioning_for("H200-SXM");
+  EXPECT_EQ(h200.sms, 132);
+  EXPECT_EQ(h200.green_multiple_sms, 8);
+  ASSERT_NE(h200.find_profile("3g.71gb"), nullptr);
+  EXPECT_EQ(h200.find_profile("3g.71gb")->sms, 60);
+  EXPECT_EQ(gpu_partitioning_for("A100-SXM4-80GB").find_profile("7g.80gb")->sms, 98);
+  EXPECT_EQ(gpu_partitioning_for("H100-SXM5").find_profile("4g.40gb")->sms, 64);
+  EXPECT_THROW(gpu_partitioning_for("V100-SXM2-32GB"), InputError);
+}
+
+std::string scenario_with(const std::string& extra) {
+  return "name: c\nhardware: h200x1\nworkload:\n  kind: colocate\n  ls: {model: resnet50, batch: 8, rate_per_s: 100, "
+         "slo_ms: 1}\n  be: {model: resnet152, batch: 64}\n  duration_s: 0.1\n  policies: [mig, sgdrc]\n" +
+         extra;
+}
+
+std::string error_of(const std::string& yaml) {
+  try {
+    load_scenario_text(yaml, "c.yaml");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ColocateWorkload, ReadsAndDefaults) {
+  const Scenario s = load_scenario_text(scenario_with(""), "c.yaml");
+  EXPECT_EQ(s.workload_kind, "colocate");
+  EXPECT_EQ(s.colocate.ls_batch, 8);
+  EXPECT_DOUBLE_EQ(s.colocate.ls_slo_s, 1e-3);
+  EXPECT_EQ(s.colocate.static_ls_sms, 64);
+  EXPECT_EQ(s.colocate.mig_ls_profile, "4g.71gb");
+  EXPECT_EQ(s.colocate.mig_be_profile, "3g.71gb");
+  EXPECT_EQ(s.colocate.trace_policy, "sgdrc");
+}
+
+TEST(ColocateWorkload, IllegalLayoutsNameTheRule) {
+  const std::string overlap = error_of(
+      scenario_with("  mig: {ls: {profile: 4g.71gb, start: 0}, be: {profile: 3g.71gb, start: 0}}\n"));
+  EXPECT_NE(overlap.find("rule 'memory slices overlap'"), std::string::npos) << overlap;
+  EXPECT_NE(overlap.find("c.yaml:9:"), std::string::npos) << overlap;
+  const std::string start = error_of(
+      scenario_with("  mig: {ls: {profile: 4g.71gb, start: 0}, be: {profile: 3g.71gb, start: 2}}\n"));
+  EXPECT_NE(start.find("rule 'placement start'"), std::string::npos) << start;
+  const std::string green = error_of(scenario_with("  static_ls_sms: 60\n"));
+  EXPECT_NE(green.find("rule 'green-context granularity'"), std::string::npos) << green;
+  EXPECT_NE(error_of(scenario_with("  trace_policy: orion\n")).find("not among"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace parallax

@@ -148,7 +148,9 @@ std::vector<TransferSpec> parse_transfers_csv(std::string_view text, const std::
   std::vector<TransferSpec> out;
   bool have_header = false;
   int line_no = 0;
-  size_t pos = 0;
+  // A UTF-8 byte-order mark (spreadsheets write one) is not part of the first column's name.
+  constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+  size_t pos = text.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
   while (pos < text.size()) {
     size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();

@@ -30,6 +30,14 @@ TEST(TransferCsv, ReadsRowsInOrderAnyColumnOrder) {
   EXPECT_EQ(rows[1].name, "a, b");
 }
 
+// Regression (tests/cli/bad_input_test.py): a BOM made the header's first column "\xEF\xBB\xBFsrc".
+TEST(TransferCsv, AcceptsUtf8ByteOrderMark) {
+  const auto rows = parse_transfers_csv("\xEF\xBB\xBFsrc,dst,bytes,start_s\r\ngpu0,gpu1,1KiB,0\r\n", "t.csv", kNodes);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].src, "gpu0");
+  EXPECT_EQ(error_of("\xEF\xBB\xBF\xEF\xBB\xBFsrc,dst,bytes,start_s\n").substr(0, 25), "t.csv:1: unknown column '");
+}
+
 TEST(TransferCsv, Errors) {
   EXPECT_EQ(error_of("src,dst,bytes\n"), "t.csv:1: missing column 'start_s' in the header");
   EXPECT_EQ(error_of("src,dst,bytes,start_s,bites\n"),

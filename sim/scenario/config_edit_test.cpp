@@ -76,6 +76,9 @@ TEST(ConfigTree, ParseErrorsAreLocated) {
   EXPECT_EQ(error("a: [1, 2\n"), "f.yaml:2:1: YAML syntax error: end of sequence flow not found");
   EXPECT_EQ(error("a: 1\nb: 2\na: 3\n"), "f.yaml:3:1: duplicate key 'a' (first at line 1)");
   EXPECT_EQ(error("a: 1\n---\nb: 2\n"), "f.yaml:3:1: more than one YAML document ('---'); a file holds exactly one");
+  // Regression (tests/fuzz/regressions/scenario_yaml/loadall-no-progress.yaml): yaml-cpp's
+  // LoadAll never returned on this input; it is now a located syntax error.
+  EXPECT_EQ(error(", nn"), "f.yaml:1:1: YAML syntax error: the parser cannot get past this point");
 }
 
 TEST(ConfigTree, AliasBombIsRefused) {

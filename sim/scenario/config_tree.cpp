@@ -4,7 +4,11 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
+
+#include <optional>
+#include <sstream>
 
 namespace parallax {
 
@@ -80,17 +84,70 @@ class TreeBuilder {
 
 }  // namespace
 
+namespace {
+
+// Where each document of a stream starts (the mark of its first node, or of the document start
+// when it has none). Found by tests/fuzz: yaml-cpp 0.7's LoadAll loops forever on ", nn" because
+// the parser yields the same empty document again and again without consuming anything, so the
+// documents are counted here, at most two, and a document that does not move on is an error.
+class DocumentStarts final : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> marks;
+
+  void OnDocumentStart(const YAML::Mark& m) override {
+    marks.push_back(m);
+    first_node_ = true;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { node(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(m);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void node(const YAML::Mark& m) {
+    if (first_node_) marks.back() = m;
+    first_node_ = false;
+  }
+  bool first_node_ = false;
+};
+
+// The one document of `text`, or nullopt when there is none. Throws YAML::Exception on a
+// syntax error and InputError on a second document.
+std::optional<YAML::Node> load_single_document(const std::string& text, const std::string& file) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts starts;
+  size_t documents = 0;
+  while (documents < 2 && parser.HandleNextDocument(starts)) ++documents;
+  if (documents == 2) {
+    const YAML::Mark& second = starts.marks[1];
+    if (second.pos <= starts.marks[0].pos)
+      throw InputError(location_of(second, file), "", "YAML syntax error: the parser cannot get past this point");
+    throw InputError(location_of(second, file), "", "more than one YAML document ('---'); a file holds exactly one");
+  }
+  if (documents == 0) return std::nullopt;
+  return YAML::Load(text);
+}
+
+}  // namespace
+
 ConfigNode parse_config_tree(std::string_view text, const std::string& file) {
   std::vector<YAML::Node> documents;
   try {
-    documents = YAML::LoadAll(std::string(text));
+    if (std::optional<YAML::Node> document = load_single_document(std::string(text), file))
+      documents.push_back(*document);
   } catch (const YAML::Exception& e) {
     throw InputError(location_of(e.mark, file), "", fmt::format("YAML syntax error: {}", e.msg));
   }
   if (documents.empty()) return ConfigNode{ConfigNode::Kind::null, {}, {}, {}, SourceLocation{file, 0, 0}};
-  if (documents.size() > 1)
-    throw InputError(location_of(documents[1].Mark(), file), "",
-                     "more than one YAML document ('---'); a file holds exactly one");
   size_t visited = 0;
   if (!within_budget(documents[0], visited))
     throw InputError(SourceLocation{file, 0, 0}, "",

@@ -1,0 +1,25 @@
+// File: sim/policies/multiplex/batch_latency.h
+// One batch's latency alone on a share, from the kernel model (models/kernel_time.h): the kernels
+// run back to back, each on min(its SM need, share SMs) SMs with the share's bandwidth:
+//   lat(n) = Σ_k T(min(need_k(n), s), β)          (s = 0 means the whole GPU)
+#pragma once
+
+#include <span>
+
+#include "models/inference_kernels.h"
+#include "sim/policies/multiplex/multiplex_policy.h"
+
+namespace parallax {
+
+double batch_latency_s(std::span<const NamedKernel> kernels, const DeviceRates& rates, int sms, double bandwidth_share);
+
+// The SMs a kernel gets under a share: min(need, share SMs or all), at least 1.
+int kernel_sms(const KernelShape& kernel, const DeviceRates& rates, int share_sms);
+
+// The batch's SM demand: the largest need among its kernels, capped at the GPU.
+int batch_sm_demand(std::span<const NamedKernel> kernels, const DeviceRates& rates);
+
+// Mean GPU-seconds per second a service offers: rate · lat(max_batch on the whole GPU) / max_batch.
+double offered_gpu_load(const ServiceModel& service, const DeviceRates& rates);
+
+}  // namespace parallax

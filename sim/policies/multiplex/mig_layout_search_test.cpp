@@ -1,0 +1,50 @@
+// File: sim/policies/multiplex/mig_layout_search_test.cpp
+// The rigid-layout search returns only layouts the MIG validator accepts, and gives the heavier
+// service the bigger instance.
+#include "sim/policies/multiplex/mig_layout_search.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "sim/policies/multiplex/multiplex_test_fixtures.h"
+
+namespace parallax {
+namespace {
+
+using namespace multiplex_test;
+
+TEST(MigLayoutSearch, ReturnsALegalLayoutWithOneInstancePerService) {
+  const GpuPartitioning parts = h200_parts();
+  for (int n = 1; n <= 7; ++n) {
+    std::vector<ServiceModel> svcs;
+    for (int i = 0; i < n; ++i) svcs.push_back(service(fmt::format("s{}", i), 100.0 * (i + 1), 8, 50));
+    const MigSearchResult r = best_mig_layout(parts, gpu_of(parts).rates, svcs);
+    ASSERT_EQ(r.placements.size(), static_cast<size_t>(n));
+    EXPECT_NO_THROW(check_mig_layout(parts, r.placements));
+    EXPECT_GT(r.layouts_checked, 0);
+    EXPECT_GT(r.score, 0);
+  }
+}
+
+TEST(MigLayoutSearch, OneServiceTakesTheWholeGpu) {
+  const GpuPartitioning parts = h200_parts();
+  const std::vector<ServiceModel> svcs{service("a", 100, 8, 50)};
+  EXPECT_EQ(best_mig_layout(parts, gpu_of(parts).rates, svcs).placements[0].profile, "7g.141gb");
+}
+
+TEST(MigLayoutSearch, HeavierServiceGetsTheBiggerInstance) {
+  const GpuPartitioning parts = h200_parts();
+  const std::vector<ServiceModel> svcs{service("light", 50, 8, 50), service("heavy", 5000, 8, 50)};
+  const MigSearchResult r = best_mig_layout(parts, gpu_of(parts).rates, svcs);
+  EXPECT_GT(r.instances[1].sms, r.instances[0].sms);
+}
+
+TEST(MigLayoutSearch, TooManyServicesIsAnError) {
+  const GpuPartitioning parts = h200_parts();
+  std::vector<ServiceModel> svcs;
+  for (int i = 0; i < 8; ++i) svcs.push_back(service(fmt::format("s{}", i), 10, 4, 50));
+  EXPECT_THROW(best_mig_layout(parts, gpu_of(parts).rates, svcs), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace parallax

@@ -1,0 +1,87 @@
+// File: sim/policies/multiplex/multiplex_node.h
+// One GPU shared by several batched inference services under a MultiplexPolicy, on any Platform.
+// Each service's requests arrive at given times into its ServiceBatcher; when a batch is due
+// (service_batcher.h) and the policy lets the service start, the batch runs as its kernel sequence
+// at the batch's size, one kernel at a time, each on the policy's current share for the service.
+// A service has at most one batch in flight. Each launch carries the kernel model's wave
+// quantisation for the SMs it is given (models/kernel_time.h); HBM contention between services is
+// left to the platform's max-min sharing (no gpulet α here). Metrics: docs/multiplex.md.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sim/policies/multiplex/multiplex_policy.h"
+
+namespace parallax {
+
+struct ServiceMetrics {
+  int64_t arrived = 0;
+  int64_t finished = 0;
+  int64_t within_slo = 0;
+  int64_t batches = 0;
+  double throughput_rps = 0;    // finished / window
+  double goodput_rps = 0;       // within_slo / window
+  double slo_attainment = 0;    // within_slo / arrived
+  double mean_batch_fill = 0;   // mean over batches of (batch size / max_batch)
+  double mean_batch_size = 0;
+  double p50_latency_s = 0;
+  double p99_latency_s = 0;
+  double mean_latency_s = 0;
+};
+
+struct MultiplexMetrics {
+  std::vector<ServiceMetrics> services;
+  double window_s = 0;           // max(duration, last finish)
+  double makespan_s = 0;         // last finish
+  double sm_utilisation = 0;     // Σ useful FLOPs / (η_c · peak · window)
+  double hbm_utilisation = 0;    // Σ DRAM bytes / (peak BW · window)
+  double throughput_rps = 0;     // all services
+  double slo_attainment = 0;     // all services: within SLO / arrived
+};
+
+class MultiplexNode final : private CompletionListener {
+ public:
+  MultiplexNode(Platform& platform, MultiplexPolicy& policy, MultiplexGpu gpu, std::span<const ServiceModel> services,
+                Time duration);
+  // Sets up the policy and schedules arrivals[i] (sorted) for service i.
+  void start(const std::vector<std::vector<Time>>& arrivals);
+  // After the engine ran dry. Throws std::logic_error if a request never finished.
+  MultiplexMetrics metrics() const;
+
+ private:
+  enum class Kind : uint64_t { arrival = 0, due = 1, kernel = 2 };
+  struct Service {
+    std::vector<Time> arrivals;
+    size_t next_arrival = 0;
+    ServiceBatcher batcher;
+    std::vector<double> nominal_latency_s;  // [n] on the nominal share
+    bool running = false;
+    std::vector<Time> batch;                // arrival times of the batch in flight
+    size_t kernel = 0;
+    std::vector<double> latencies_s;
+    int64_t within_slo = 0;
+    int64_t batches = 0;
+    double fill_sum = 0;
+    double size_sum = 0;
+  };
+
+  void on_complete(uint64_t tag) override;
+  void try_start_all();
+  void try_start(size_t i);
+  void launch_next_kernel(size_t i);
+  BatchLatencyEstimate estimate(size_t i) const;
+
+  Platform& platform_;
+  MultiplexPolicy& policy_;
+  MultiplexGpu gpu_;
+  std::span<const ServiceModel> models_;
+  Time duration_;
+  std::vector<Service> services_;
+  std::vector<bool> running_;
+  double useful_flops_ = 0, bytes_ = 0;
+  Time last_finish_;
+};
+
+}  // namespace parallax

@@ -1,0 +1,59 @@
+// File: sim/policies/multiplex/multiplex_policy.h
+// How a multiplexing policy divides one GPU among several batched inference services: it sets up
+// partitions on the Platform, says where each service's kernels run now (its share), whether a
+// service may start a batch now, and hears when batches start and end. MultiplexNode drives it;
+// the policies (timeslice, mps, mig, elastic: multiplex_presets.h) speak only to Platform.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "models/inference_kernels.h"
+#include "models/kernel_time.h"
+#include "sim/platform/gpu_partitioning.h"
+#include "sim/platform/platform.h"
+#include "sim/policies/multiplex/service_batcher.h"
+
+namespace parallax {
+
+// One service as policies and the node see it.
+struct ServiceModel {
+  std::string name;
+  // kernels_by_batch[n] = one batch of n (n = 1..max_batch; [0] is empty).
+  std::vector<std::vector<NamedKernel>> kernels_by_batch;
+  double rate_per_s = 0;  // mean offered load
+  BatcherConfig batcher;
+};
+
+struct MultiplexGpu {
+  GpuId gpu = 0;
+  DeviceRates rates;
+  const GpuPartitioning* partitioning = nullptr;
+};
+
+// Where a service's next kernel runs: a partition (or the whole GPU), the SMs a kernel may occupy
+// at once (0 = the whole GPU) and the bandwidth share it is capped at (for the latency estimate;
+// a partition enforces it on the platform).
+struct ServiceShare {
+  PartitionId partition = kWholeGpu;
+  int sms = 0;
+  double bandwidth_share = 1.0;
+};
+
+class MultiplexPolicy {
+ public:
+  virtual ~MultiplexPolicy() = default;
+  virtual std::string name() const = 0;
+  virtual void setup(Platform& platform, const MultiplexGpu& gpu, std::span<const ServiceModel> services) = 0;
+  // The share the batcher plans with (guaranteed quota; the actual share may be larger).
+  virtual ServiceShare nominal_share(int service) const = 0;
+  // The share for the service's next kernel.
+  virtual ServiceShare share(int service) const { return nominal_share(service); }
+  // running[i]: service i has a batch in flight.
+  virtual bool may_start(int /*service*/, const std::vector<bool>& /*running*/) const { return true; }
+  virtual void on_batch_start(Platform& /*platform*/, int /*service*/, int /*batch*/) {}
+  virtual void on_batch_end(Platform& /*platform*/, int /*service*/) {}
+};
+
+}  // namespace parallax

@@ -1,0 +1,45 @@
+// File: sim/policies/multiplex/multiplex_presets.cpp
+#include "sim/policies/multiplex/multiplex_presets.h"
+
+#include <array>
+#include <stdexcept>
+#include <string>
+
+#include "sim/policies/multiplex/elastic_multiplex.h"
+#include "sim/policies/multiplex/rigid_mig_multiplex.h"
+#include "sim/policies/multiplex/static_multiplex.h"
+
+namespace parallax {
+
+namespace {
+
+struct Preset {
+  std::string_view name;
+  std::unique_ptr<MultiplexPolicy> (*make)();
+};
+
+constexpr std::array<Preset, 4> kPresets{{
+    {"timeslice", [] { return std::unique_ptr<MultiplexPolicy>(std::make_unique<TimesliceMultiplex>()); }},
+    {"mps", [] { return std::unique_ptr<MultiplexPolicy>(std::make_unique<MpsMultiplex>()); }},
+    {"mig", [] { return std::unique_ptr<MultiplexPolicy>(std::make_unique<RigidMigMultiplex>()); }},
+    {"elastic", [] { return std::unique_ptr<MultiplexPolicy>(std::make_unique<ElasticMultiplex>()); }},
+}};
+
+}  // namespace
+
+std::span<const std::string_view> multiplex_policy_names() {
+  static const std::array<std::string_view, kPresets.size()> names = [] {
+    std::array<std::string_view, kPresets.size()> out{};
+    for (size_t i = 0; i < kPresets.size(); ++i) out[i] = kPresets[i].name;
+    return out;
+  }();
+  return names;
+}
+
+std::unique_ptr<MultiplexPolicy> make_multiplex_policy(std::string_view name) {
+  for (const Preset& p : kPresets)
+    if (p.name == name) return p.make();
+  throw std::invalid_argument("unknown multiplex policy '" + std::string(name) + "'");
+}
+
+}  // namespace parallax

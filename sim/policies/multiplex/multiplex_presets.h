@@ -1,0 +1,18 @@
+// File: sim/policies/multiplex/multiplex_presets.h
+// Multiplexing policies by name, as scenarios list them: timeslice, mps, mig, elastic. Adding one
+// = one policy file + one row in multiplex_presets.cpp.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "sim/policies/multiplex/multiplex_policy.h"
+
+namespace parallax {
+
+std::span<const std::string_view> multiplex_policy_names();
+// std::invalid_argument for an unknown name.
+std::unique_ptr<MultiplexPolicy> make_multiplex_policy(std::string_view name);
+
+}  // namespace parallax

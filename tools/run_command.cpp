@@ -16,6 +16,7 @@
 #include "sim/scenario/scenario_loader.h"
 #include "sim/workload/transfer_replay.h"
 #include "tools/run_colocate.h"
+#include "tools/run_multiplex.h"
 #include "tools/run_overlap.h"
 #include "tools/run_report.h"
 #include "tools/run_serverless.h"
@@ -65,6 +66,7 @@ int run_command(const RunOptions& options) {
   if (sc.workload_kind == "overlap") return run_overlap(sc, options);
   if (sc.workload_kind == "serverless") return run_serverless(sc, options);
   if (sc.workload_kind == "colocate") return run_colocate(sc, options);
+  if (sc.workload_kind == "multiplex") return run_multiplex(sc, options);
   const bool want_log = !options.out_dir.empty() && (sc.output.activities_csv || sc.output.trace);
 
   ActivityLog log;

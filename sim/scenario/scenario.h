@@ -11,6 +11,7 @@
 #include "sim/engine/sim_time.h"
 #include "sim/platform/hardware_spec.h"
 #include "sim/scenario/colocate_workload.h"
+#include "sim/scenario/multiplex_workload.h"
 #include "sim/scenario/overlap_workload.h"
 #include "sim/scenario/serverless_workload.h"
 
@@ -57,6 +58,7 @@ struct Scenario {
   OverlapWorkloadSpec overlap;  // workload_kind == "overlap"
   ServerlessWorkloadSpec serverless;  // workload_kind == "serverless"
   ColocateWorkloadSpec colocate;  // workload_kind == "colocate"
+  MultiplexWorkloadSpec multiplex;  // workload_kind == "multiplex"
   OutputSpec output;
 };
 

@@ -9,6 +9,7 @@
 #include "sim/scenario/colocate_workload.h"
 #include "sim/scenario/config_fields.h"
 #include "sim/scenario/did_you_mean.h"
+#include "sim/scenario/multiplex_workload.h"
 #include "sim/scenario/overlap_workload.h"
 #include "sim/scenario/serverless_workload.h"
 #include "sim/scenario/transfer_workload.h"
@@ -22,11 +23,12 @@ struct WorkloadKind {
   void (*read)(const ConfigNode&, const std::string&, const WorkloadContext&, Scenario&);
 };
 
-constexpr std::array<WorkloadKind, 4> kKinds{{
+constexpr std::array<WorkloadKind, 5> kKinds{{
     {"transfers", read_transfer_workload},
     {"overlap", read_overlap_workload},
     {"serverless", read_serverless_workload},
     {"colocate", read_colocate_workload},
+    {"multiplex", read_multiplex_workload},
 }};
 
 }  // namespace

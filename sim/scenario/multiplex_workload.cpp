@@ -1,0 +1,101 @@
+// File: sim/scenario/multiplex_workload.cpp
+#include "sim/scenario/multiplex_workload.h"
+
+#include <fmt/format.h>
+
+#include "sim/scenario/config_fields.h"
+#include "sim/scenario/did_you_mean.h"
+#include "sim/scenario/gpu_partitioning_reader.h"
+#include "sim/scenario/input_error.h"
+#include "sim/scenario/model_catalog.h"
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/workload_kinds.h"
+
+namespace parallax {
+
+namespace {
+
+ArrivalProcessSpec read_arrivals(const ConfigNode& node, const std::string& path) {
+  const MapFields f(node, path,
+                    {"kind", "rate_per_s", "cv", "rate_on_per_s", "rate_off_per_s", "mean_on_s", "mean_off_s"});
+  ArrivalProcessSpec a;
+  a.kind = read_choice(f.required("kind"), f.path_of("kind"), {"poisson", "gamma", "mmpp", "deterministic"});
+  // The ranges of make_arrival_process (arrival_process.h), checked here with their place.
+  const auto num = [&](std::string_view k, double& out, bool required, bool zero_ok) {
+    const ConfigNode* n = required ? &f.required(k) : f.optional(k);
+    if (n != nullptr) out = zero_ok ? read_non_negative(*n, f.path_of(k)) : read_positive(*n, f.path_of(k));
+  };
+  const bool mmpp = a.kind == "mmpp";
+  num("rate_per_s", a.rate_per_s, !mmpp, false);
+  num("cv", a.cv, a.kind == "gamma", false);
+  num("rate_on_per_s", a.rate_on_per_s, mmpp, false);
+  num("rate_off_per_s", a.rate_off_per_s, false, true);
+  num("mean_on_s", a.mean_on_s, mmpp, false);
+  num("mean_off_s", a.mean_off_s, mmpp, false);
+  return a;
+}
+
+MultiplexServiceSpec read_service(const ConfigNode& node, const std::string& path) {
+  const MapFields f(node, path, {"name", "model", "max_batch", "timeout_ms", "slo_ms", "arrivals"});
+  MultiplexServiceSpec s;
+  const ConfigNode& model = f.required("model");
+  s.model = read_string(model, f.path_of("model"));
+  const ModelCatalog& catalog = embedded_model_catalog();
+  if (catalog.find(s.model) == nullptr)
+    fail_at(model, f.path_of("model"),
+            fmt::format("unknown model '{}'{}", s.model, did_you_mean_suffix(s.model, catalog.names())));
+  s.name = s.model;
+  if (const ConfigNode* n = f.optional("name")) s.name = read_string(*n, f.path_of("name"));
+  s.max_batch = static_cast<int>(read_integer_in(f.required("max_batch"), f.path_of("max_batch"), 1, 1024));
+  s.timeout_s = read_non_negative(f.required("timeout_ms"), f.path_of("timeout_ms")) * 1e-3;
+  s.slo_s = read_positive(f.required("slo_ms"), f.path_of("slo_ms")) * 1e-3;
+  s.arrivals = read_arrivals(f.required("arrivals"), f.path_of("arrivals"));
+  return s;
+}
+
+}  // namespace
+
+void read_multiplex_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext&,
+                             Scenario& scenario) {
+  const MapFields f(workload, path, {"kind", "duration_s", "services", "policies", "trace_policy"});
+  MultiplexWorkloadSpec& w = scenario.multiplex;
+  w.duration_s = read_positive(f.required("duration_s"), f.path_of("duration_s"));
+  const ConfigNode& services = f.required("services");
+  const std::string services_path = f.path_of("services");
+  if (services.kind != ConfigNode::Kind::sequence || services.items.empty())
+    fail_at(services, services_path, fmt::format("'{}' must be a non-empty list of services", services_path));
+  for (size_t i = 0; i < services.items.size(); ++i) {
+    w.services.push_back(read_service(services.items[i], join_path(services_path, i)));
+    for (size_t j = 0; j < i; ++j)
+      if (w.services[j].name == w.services[i].name)
+        fail_at(services.items[i], join_path(services_path, i),
+                fmt::format("service name '{}' is used twice", w.services[i].name));
+  }
+  const ConfigNode& policies = f.required("policies");
+  w.policies = read_string_list(policies, f.path_of("policies"));
+  if (w.policies.empty()) fail_at(policies, f.path_of("policies"), "'workload.policies' must not be empty");
+  for (size_t i = 0; i < w.policies.size(); ++i)
+    read_choice(policies.items[i], join_path(f.path_of("policies"), i), {"timeslice", "mps", "mig", "elastic"});
+  if (scenario.hardware.gpus.empty()) fail_at(workload, path, "the multiplex workload needs one GPU");
+  const std::string& model = scenario.hardware.gpus[0].model;
+  try {
+    const GpuPartitioning& parts = gpu_partitioning_for(model);
+    if (static_cast<int>(w.services.size()) > parts.mig_max_instances)
+      fail_at(services, services_path,
+              fmt::format("{} services, but MIG on a {} holds at most {} instances", w.services.size(), parts.name,
+                          parts.mig_max_instances));
+  } catch (const InputError& e) {
+    fail_at(workload, path, e.what());
+  }
+  if (catalog_gpu_kind(model) < 0)
+    fail_at(workload, path, fmt::format("the model catalog has no figures for GPU '{}'", model));
+  w.trace_policy = w.policies.back();
+  if (const ConfigNode* t = f.optional("trace_policy")) {
+    w.trace_policy = read_string(*t, f.path_of("trace_policy"));
+    bool listed = false;
+    for (const std::string& p : w.policies) listed = listed || p == w.trace_policy;
+    if (!listed) fail_at(*t, f.path_of("trace_policy"), fmt::format("'{}' is not among workload.policies", w.trace_policy));
+  }
+}
+
+}  // namespace parallax

@@ -1,0 +1,50 @@
+// File: sim/scenario/multiplex_workload.h
+// workload.kind == "multiplex": several batched inference services (catalog models, their own
+// arrival processes and SLOs) sharing one GPU, run once per listed policy (docs/multiplex.md; run
+// by tools/run_multiplex.cpp).
+//
+//   workload:
+//     kind: multiplex
+//     duration_s: 2                      # arrivals on [0, duration)
+//     services:
+//       - {name: vision, model: resnet50, max_batch: 32, timeout_ms: 2, slo_ms: 15,
+//          arrivals: {kind: gamma, rate_per_s: 1500, cv: 4}}
+//       - {name: qa, model: bert_base, max_batch: 16, timeout_ms: 2, slo_ms: 25,
+//          arrivals: {kind: mmpp, rate_on_per_s: 2000, rate_off_per_s: 50, mean_on_s: 0.05, mean_off_s: 0.2}}
+//     policies: [timeslice, mps, mig, elastic]
+//     trace_policy: elastic              # optional: the policy whose kernels go to trace.json
+//
+// `arrivals` takes sim/workload/arrival_process.h's kinds: poisson, gamma (cv), mmpp, deterministic.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/scenario/config_tree.h"
+#include "sim/workload/arrival_process.h"
+
+namespace parallax {
+
+struct Scenario;
+struct WorkloadContext;
+
+struct MultiplexServiceSpec {
+  std::string name;
+  std::string model;
+  int max_batch = 1;
+  double timeout_s = 0;
+  double slo_s = 0;
+  ArrivalProcessSpec arrivals;
+};
+
+struct MultiplexWorkloadSpec {
+  double duration_s = 1;
+  std::vector<MultiplexServiceSpec> services;
+  std::vector<std::string> policies;
+  std::string trace_policy;  // empty = the last listed policy
+};
+
+void read_multiplex_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,
+                             Scenario& scenario);
+
+}  // namespace parallax

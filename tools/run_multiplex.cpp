@@ -1,0 +1,178 @@
+// File: tools/run_multiplex.cpp
+#include "tools/run_multiplex.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "models/inference_kernels.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/random_streams.h"
+#include "sim/platform/sim_platform.h"
+#include "sim/policies/multiplex/elastic_multiplex.h"
+#include "sim/policies/multiplex/multiplex_node.h"
+#include "sim/policies/multiplex/multiplex_presets.h"
+#include "sim/policies/multiplex/rigid_mig_multiplex.h"
+#include "sim/policies/multiplex/static_multiplex.h"
+#include "sim/report/atomic_file.h"
+#include "sim/report/chrome_trace.h"
+#include "sim/report/json_output.h"
+#include "sim/scenario/gpu_partitioning_reader.h"
+#include "sim/scenario/model_catalog.h"
+#include "sim/workload/arrival_process.h"
+#include "tools/version.h"
+
+namespace parallax {
+
+namespace {
+
+// The catalog model as kernels for every batch size 1..max_batch (models/inference_kernels.h).
+ServiceModel service_model(const MultiplexServiceSpec& spec, double mean_rate_per_s) {
+  const CatalogModel& m = embedded_model_catalog().at(spec.model);
+  std::vector<LayerFigures> layers;
+  for (const CatalogLayer& l : m.layers) layers.push_back({l.name, l.flops, static_cast<double>(l.param_bytes)});
+  ServiceModel s;
+  s.name = spec.name;
+  s.rate_per_s = mean_rate_per_s;
+  s.batcher = {spec.max_batch, Time::seconds(spec.timeout_s), Time::seconds(spec.slo_s)};
+  s.kernels_by_batch.resize(static_cast<size_t>(spec.max_batch) + 1);
+  for (int n = 1; n <= spec.max_batch; ++n) s.kernels_by_batch[static_cast<size_t>(n)] = inference_kernels(spec.model, layers, n);
+  return s;
+}
+
+nlohmann::ordered_json to_json(const ServiceMetrics& s) {
+  nlohmann::ordered_json j;
+  j["requests_arrived"] = s.arrived;
+  j["requests_finished"] = s.finished;
+  j["requests_within_slo"] = s.within_slo;
+  j["throughput_rps"] = s.throughput_rps;
+  j["goodput_rps"] = s.goodput_rps;
+  j["slo_attainment"] = s.slo_attainment;
+  j["batches"] = s.batches;
+  j["mean_batch_fill"] = s.mean_batch_fill;
+  j["mean_batch_size"] = s.mean_batch_size;
+  j["p50_latency_s"] = s.p50_latency_s;
+  j["p99_latency_s"] = s.p99_latency_s;
+  j["mean_latency_s"] = s.mean_latency_s;
+  return j;
+}
+
+}  // namespace
+
+int run_multiplex(const Scenario& sc, const RunOptions& options) {
+  const MultiplexWorkloadSpec& w = sc.multiplex;
+  const GpuSpec& gpu = sc.hardware.gpus.at(0);
+  const GpuPartitioning& parts = gpu_partitioning_for(gpu.model);
+  MultiplexGpu mgpu{0, DeviceRates{gpu.sms, gpu.peak_flops, gpu.hbm_Bps, 0, 0.75, gpu.kernel_launch_s}, &parts};
+
+  RandomStreams streams(sc.seed);
+  std::vector<std::vector<Time>> arrivals;
+  std::vector<ServiceModel> services;
+  for (const MultiplexServiceSpec& spec : w.services) {
+    auto process = make_arrival_process(spec.arrivals, streams.stream("multiplex.arrivals." + spec.name));
+    arrivals.push_back(arrivals_until(*process, Time::seconds(w.duration_s)));
+    services.push_back(service_model(spec, process->mean_rate_per_s()));
+  }
+
+  nlohmann::ordered_json summary;
+  summary["scenario"] = sc.name;
+  summary["hardware"] = sc.hardware.name;
+  summary["seed"] = sc.seed;
+  summary["parallax_version"] = kParallaxVersion;
+  summary["git_commit"] = kParallaxGitCommit;
+  summary["workload_kind"] = "multiplex";
+  summary["duration_s"] = w.duration_s;
+  nlohmann::ordered_json& offered = summary["services"];
+  for (size_t i = 0; i < w.services.size(); ++i) {
+    const MultiplexServiceSpec& s = w.services[i];
+    nlohmann::ordered_json j;
+    j["model"] = s.model;
+    j["max_batch"] = s.max_batch;
+    j["timeout_s"] = s.timeout_s;
+    j["slo_s"] = s.slo_s;
+    j["arrivals_kind"] = s.arrivals.kind;
+    j["mean_rate_per_s"] = services[i].rate_per_s;
+    j["requests"] = arrivals[i].size();
+    offered[s.name] = j;
+  }
+  nlohmann::ordered_json& policies = summary["policies"];
+  ActivityLog trace_log;
+  std::vector<ShareChange> trace_shares;
+  if (!options.quiet)
+    std::printf("%-10s %-16s %9s %8s %7s %9s %9s %6s %6s\n", "policy", "service", "thr req/s", "SLO %", "fill",
+                "p50 ms", "p99 ms", "SM %", "HBM %");
+  for (const std::string& name : w.policies) {
+    Engine engine;
+    const bool traced = !options.out_dir.empty() && sc.output.trace && name == w.trace_policy;
+    SimPlatform platform(engine, sc.hardware, traced ? &trace_log : nullptr);
+    auto policy = make_multiplex_policy(name);
+    MultiplexNode node(platform, *policy, mgpu, services, Time::seconds(w.duration_s));
+    node.start(arrivals);
+    engine.run();
+    const MultiplexMetrics m = node.metrics();
+    nlohmann::ordered_json p;
+    p["throughput_rps"] = m.throughput_rps;
+    p["slo_attainment"] = m.slo_attainment;
+    double fill = 0;
+    for (const ServiceMetrics& s : m.services) fill += s.mean_batch_fill;
+    p["mean_batch_fill"] = fill / static_cast<double>(m.services.size());
+    p["sm_utilisation"] = m.sm_utilisation;
+    p["hbm_utilisation"] = m.hbm_utilisation;
+    p["window_s"] = m.window_s;
+    p["makespan_s"] = m.makespan_s;
+    if (const auto* mig = dynamic_cast<const RigidMigMultiplex*>(policy.get())) {
+      nlohmann::ordered_json layout = nlohmann::ordered_json::array();
+      for (size_t i = 0; i < services.size(); ++i)
+        layout.push_back({{"service", services[i].name},
+                          {"profile", mig->layout().placements[i].profile},
+                          {"start", mig->layout().placements[i].start},
+                          {"sms", mig->layout().instances[i].sms}});
+      p["mig_layout"] = layout;
+      p["mig_layout_score"] = mig->layout().score;
+      p["mig_layouts_checked"] = mig->layout().layouts_checked;
+    }
+    if (const auto* mps = dynamic_cast<const MpsMultiplex*>(policy.get())) {
+      nlohmann::ordered_json pct;
+      for (size_t i = 0; i < services.size(); ++i) pct[services[i].name] = mps->percentage(static_cast<int>(i));
+      p["mps_percentages"] = pct;
+    }
+    if (const auto* el = dynamic_cast<const ElasticMultiplex*>(policy.get())) {
+      p["share_changes"] = el->changes().size();
+      if (traced) trace_shares = el->changes();
+    }
+    nlohmann::ordered_json& per = p["services"];
+    for (size_t i = 0; i < services.size(); ++i) per[services[i].name] = to_json(m.services[i]);
+    policies[name] = p;
+    if (!options.quiet)
+      for (size_t i = 0; i < services.size(); ++i) {
+        const ServiceMetrics& s = m.services[i];
+        std::printf("%-10s %-16s %9.1f %8.2f %7.3f %9.3f %9.3f %6.1f %6.1f\n", name.c_str(), services[i].name.c_str(),
+                    s.throughput_rps, s.slo_attainment * 100, s.mean_batch_fill, s.p50_latency_s * 1e3,
+                    s.p99_latency_s * 1e3, m.sm_utilisation * 100, m.hbm_utilisation * 100);
+      }
+  }
+  if (!options.out_dir.empty()) {
+    const std::filesystem::path dir(options.out_dir);
+    std::filesystem::create_directories(dir);
+    std::filesystem::remove(dir / "summary.json");
+    if (sc.output.trace) {
+      const ChromeTraceStats st = write_chrome_trace_file(dir / "trace.json", trace_log);
+      if (st.truncated)
+        std::fprintf(stderr, "note: trace.json holds the first %zu of %zu activities\n", st.records_written,
+                     st.records_total);
+    }
+    if (!trace_shares.empty()) {
+      std::string csv = "time_s,service,sms,bandwidth_share\n";
+      for (const ShareChange& c : trace_shares)
+        csv += fmt::format("{},{},{},{}\n", c.at.to_seconds(), services[static_cast<size_t>(c.service)].name, c.sms,
+                           c.bandwidth_share);
+      write_file_atomically(dir / "shares.csv", csv);
+    }
+    write_json_atomically(dir / "summary.json", summary);
+    if (!options.quiet) std::printf("\noutputs: %s\n", options.out_dir.c_str());
+  }
+  return 0;
+}
+
+}  // namespace parallax

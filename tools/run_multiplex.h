@@ -1,0 +1,16 @@
+// File: tools/run_multiplex.h
+// `parallax run` for workload.kind == multiplex: runs the services on the scenario's first GPU once
+// per listed policy, with the same arrivals for every policy, and writes summary.json (every policy
+// under `policies.<name>`, per service under `services.<name>`: docs/multiplex.md), trace.json
+// (the kernels of `trace_policy`, each on its service's partition track) and, when the traced
+// policy resizes shares (elastic), shares.csv (time, service, SMs, bandwidth share).
+#pragma once
+
+#include "sim/scenario/scenario.h"
+#include "tools/run_command.h"
+
+namespace parallax {
+
+int run_multiplex(const Scenario& scenario, const RunOptions& options);
+
+}  // namespace parallax

@@ -38,7 +38,7 @@ MultiplexNode::MultiplexNode(Platform& platform, MultiplexPolicy& policy, Multip
     if (s.kernels_by_batch.size() != static_cast<size_t>(s.batcher.max_batch) + 1)
       throw std::invalid_argument(fmt::format("multiplex: service '{}' needs kernels for batch 1..{}", s.name,
                                               s.batcher.max_batch));
-    services_.push_back(Service{{}, 0, ServiceBatcher(s.batcher), {}, false, {}, 0, {}, 0, 0, 0, 0});
+    services_.push_back(Service{{}, 0, ServiceBatcher(s.batcher), {}, false, {}, {}, 0, {}, 0, 0, 0, 0});
   }
   running_.assign(services.size(), false);
 }
@@ -77,7 +77,8 @@ void MultiplexNode::on_complete(uint64_t tag) {
       try_start(i);
       return;
     case Kind::due:
-      try_start_all();
+      s.timers.erase(now);
+      try_start(i);
       return;
     case Kind::kernel:
       last_finish_ = std::max(last_finish_, now);
@@ -117,7 +118,11 @@ void MultiplexNode::try_start(size_t i) {
   if (!due) return;
   const Time now = platform_.now();
   if (*due > now) {
-    platform_.call_at(*due, *this, make_tag(1, i, 0));
+    // A pending timer at or before `due` will ask again; only an earlier due needs a new one.
+    if (s.timers.empty() || *s.timers.begin() > *due) {
+      s.timers.insert(*due);
+      platform_.call_at(*due, *this, make_tag(1, i, 0));
+    }
     return;
   }
   if (!policy_.may_start(static_cast<int>(i), running_)) return;  // asked again when a batch ends

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <span>
 #include <vector>
 
@@ -58,6 +59,7 @@ class MultiplexNode final : private CompletionListener {
     ServiceBatcher batcher;
     std::vector<double> nominal_latency_s;  // [n] on the nominal share
     bool running = false;
+    std::set<Time> timers;                  // pending due-timers (at most one per time)
     std::vector<Time> batch;                // arrival times of the batch in flight
     size_t kernel = 0;
     std::vector<double> latencies_s;

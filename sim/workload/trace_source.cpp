@@ -4,9 +4,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
+#include <fmt/format.h>
+
+#include "sim/scenario/input_error.h"
 #include "sim/workload/azure2019_trace.h"
 #include "sim/workload/azure2021_trace.h"
 #include "sim/workload/azure_llm_trace.h"
@@ -52,6 +56,31 @@ std::string_view trace_format_name(TraceFormat format) {
   return "?";
 }
 
+namespace {
+
+// Refuses a trace whose expansion would exceed kMaxTraceArrivals (expected count for rates).
+void check_expansion_size(double arrivals, const TraceSpec& spec) {
+  if (arrivals > kMaxTraceArrivals)
+    throw InputError(SourceLocation{spec.path, 0, 0}, "",
+                     fmt::format("the trace expands to {:.3g} arrivals, more than the limit of {:.3g}; keep fewer "
+                                 "functions or a shorter duration",
+                                 arrivals, kMaxTraceArrivals));
+}
+
+// Counts in the minutes that the expansion draws: those the duration keeps (all when it is zero)
+// and the one after, since the expander fills a whole minute before it sees the horizon.
+const MinuteCounts& checked_counts(const MinuteCounts& counts, const TraceSpec& spec) {
+  const double minutes_drawn = spec.duration == Time::zero() ? std::numeric_limits<double>::infinity()
+                                                             : std::ceil(spec.duration.to_seconds() / 60.0) + 1;
+  double total = 0;
+  for (const FunctionMinuteCounts& f : counts.functions)
+    for (size_t m = 0; m < f.per_minute.size() && static_cast<double>(m) < minutes_drawn; ++m) total += f.per_minute[m];
+  check_expansion_size(total, spec);
+  return counts;
+}
+
+}  // namespace
+
 TraceArrivals load_trace(const TraceSpec& spec, RandomStream& rng) {
   if (spec.functions == 0) throw std::invalid_argument("functions must be >= 1");
   if (!(std::isfinite(spec.minute_cv) && spec.minute_cv > 0)) throw std::invalid_argument("minute_cv must be > 0");
@@ -59,13 +88,16 @@ TraceArrivals load_trace(const TraceSpec& spec, RandomStream& rng) {
   TraceArrivals out;
   switch (spec.format) {
     case TraceFormat::torpor:
-      return expand(read_torpor_samples(spec.path, spec.functions), spec, rng);
+      return expand(checked_counts(read_torpor_samples(spec.path, spec.functions), spec), spec, rng);
     case TraceFormat::azure2019:
-      return expand(read_azure2019_invocations(spec.path, spec.functions), spec, rng);
+      return expand(checked_counts(read_azure2019_invocations(spec.path, spec.functions), spec), spec, rng);
     case TraceFormat::torpor_rates: {
       if (spec.duration == Time::zero()) throw std::invalid_argument("format torpor_rates needs a duration");
       std::vector<double> rates = read_torpor_rates(spec.path);
       if (rates.size() > spec.functions) rates.resize(spec.functions);
+      double expected = 0;
+      for (double r : rates) expected += r * spec.duration.to_seconds() / 60.0;
+      check_expansion_size(expected, spec);
       return poisson_rate_mix(rates, spec.duration, rng);
     }
     case TraceFormat::azure2021:

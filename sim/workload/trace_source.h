@@ -37,6 +37,11 @@ struct TraceSpec {
   double minute_cv = 1;          // per-minute expansion: 1 = Poisson within each minute
 };
 
+// The most arrivals load_trace() expands a count or rate trace to (about 3 GB of Arrivals); a
+// trace that asks for more is refused with InputError before any is drawn. Found by fuzzing: one
+// rate of 4.3e10 requests/min in invoc_pattern.txt ran out of memory.
+inline constexpr double kMaxTraceArrivals = 1e8;
+
 // Reads spec.path (InputError on a bad file) and returns arrivals sorted by time. Random draws
 // (minute expansion, rate mix) come only from `rng`. Throws std::invalid_argument on a bad spec
 // (functions = 0, minute_cv <= 0, torpor_rates without a duration).

@@ -12,6 +12,7 @@ namespace parallax {
 namespace {
 
 using testing_files::input_error_of;
+using testing_files::scratch_file;
 using testing_files::source_path;
 
 bool by_time(const Arrival& a, const Arrival& b) { return a.at < b.at; }
@@ -89,6 +90,24 @@ TEST(LoadTrace, BadSpecAndBadFile) {
   const std::string path = source_path("traces/azure2021/Azure2021_200.csv");
   EXPECT_EQ(input_error_of([&] { load_trace({.format = TraceFormat::azure_llm, .path = path}, rng); }),
             path + ":1: header column 1 is 'app', expected 'TIMESTAMP'");
+}
+
+// Regression (tests/fuzz/regressions/trace_source/rate-4e10-per-minute.bin): a count or rate trace
+// that would expand past kMaxTraceArrivals is refused before drawing, not expanded until memory
+// runs out; the same file with a short enough duration is fine (the minute after the duration is
+// drawn too, so minute 2's four billion count only from a duration past 60 s).
+TEST(LoadTrace, RefusesExpansionsPastTheLimit) {
+  RandomStream rng(1);
+  const std::string rates = scratch_file("huge_rates.txt", "43012011201, 7\n");
+  EXPECT_EQ(input_error_of([&] {
+              load_trace({.format = TraceFormat::torpor_rates, .path = rates, .duration = Time::seconds(60)}, rng);
+            }),
+            rates + ": the trace expands to 4.3e+10 arrivals, more than the limit of 1e+08; keep fewer functions "
+                    "or a shorter duration");
+  const std::string counts = scratch_file("huge_counts.csv", "function_index,min_0,min_1,min_2\n0,5,3,4000000000\n");
+  EXPECT_NE(input_error_of([&] { load_trace({.format = TraceFormat::torpor, .path = counts}, rng); }).find("4e+09 arrivals"),
+            std::string::npos);
+  EXPECT_EQ(load_trace({.format = TraceFormat::torpor, .path = counts, .duration = Time::seconds(60)}, rng).arrivals.size(), 5u);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Determinism: one scenario and seed, run twice through `parallax run --out`, gives byte-identical
-activities.csv and trace.json, and a summary.json identical except for the two wall-clock fields
-(wall_s and sim_to_wall_ratio: they measure this machine, not the simulation; docs/reliability.md).
+"""Determinism: one scenario and seed, run twice through `parallax run --out`, writes the same files,
+byte-identical (activities.csv, trace.json, report.html, ...), with summary.json identical except for
+the two wall-clock fields (wall_s and sim_to_wall_ratio: they measure this machine, not the
+simulation; docs/reliability.md).
 
 Usage: determinism_test.py PARALLAX_BINARY SOURCE_DIR
 """
@@ -39,7 +40,11 @@ def main():
             a, b = Path(tmp) / name / "a", Path(tmp) / name / "b"
             run(parallax, args, a)
             run(parallax, args, b)
-            for f in ("activities.csv", "trace.json", "summary.json"):
+            names_a, names_b = sorted(p.name for p in a.iterdir()), sorted(p.name for p in b.iterdir())
+            if names_a != names_b:
+                print(f"FAIL {name}: the runs wrote different files: {names_a} vs {names_b}")
+                failures += 1
+            for f in names_a:
                 ta, tb = (a / f).read_bytes(), (b / f).read_bytes()
                 if f == "summary.json":
                     ta, tb = without_wall_clock(ta.decode()), without_wall_clock(tb.decode())

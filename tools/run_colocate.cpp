@@ -126,6 +126,7 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
     const std::filesystem::path dir(options.out_dir);
     std::filesystem::create_directories(dir);
     std::filesystem::remove(dir / "summary.json");
+    std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
     if (sc.output.trace) {
       const ChromeTraceStats st = write_chrome_trace_file(dir / "trace.json", trace_log);
       if (st.truncated)

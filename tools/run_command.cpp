@@ -87,6 +87,7 @@ int run_command(const RunOptions& options) {
     std::filesystem::create_directories(dir);
     // summary.json goes last: its presence says the directory is complete.
     std::filesystem::remove(dir / "summary.json");
+    std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
     if (sc.output.activities_csv) write_activities_csv_file(dir / "activities.csv", log);
     if (sc.output.trace) {
       const ChromeTraceStats st = write_chrome_trace_file(dir / "trace.json", log);

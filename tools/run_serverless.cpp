@@ -204,6 +204,7 @@ int run_serverless(const Scenario& sc, const RunOptions& options) {
     const std::filesystem::path dir(options.out_dir);
     std::filesystem::create_directories(dir);
     std::filesystem::remove(dir / "summary.json");
+    std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
     write_file_atomically(dir / "function_latency.csv", csv);
     write_json_atomically(dir / "summary.json", summary);
     write_run_report(sc, options);

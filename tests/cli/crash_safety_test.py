@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Nothing lost on a crash: `parallax run --out DIR` killed with SIGKILL at any moment leaves, under
-each result name (summary.json, activities.csv, trace.json), either nothing or the complete file;
+each result name (summary.json, activities.csv, trace.json, report.html), either nothing or the
+complete file;
 only temporary files (NAME.tmp.PID) may be partial. The run is deterministic, so "complete" is
 checked exactly: every result file present after a kill equals the one of an uninterrupted run
 (summary.json minus its wall-clock fields). Kills land at delays spread over one run's length,
@@ -18,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-RESULTS = ("summary.json", "activities.csv", "trace.json")
-TEMP = re.compile(r"^(summary\.json|activities\.csv|trace\.json)\.tmp\.\d+$")
+RESULTS = ("summary.json", "activities.csv", "trace.json", "report.html")
+TEMP = re.compile(r"^(summary\.json|activities\.csv|trace\.json|report\.html)\.tmp\.\d+$")
 
 
 def normalized(path: Path) -> bytes:

@@ -58,13 +58,13 @@ std::string_view trace_format_name(TraceFormat format) {
 
 namespace {
 
-// Refuses a trace whose expansion would exceed kMaxTraceArrivals (expected count for rates).
+// Refuses a trace whose expansion would exceed spec.max_arrivals (expected count for rates).
 void check_expansion_size(double arrivals, const TraceSpec& spec) {
-  if (arrivals > kMaxTraceArrivals)
+  if (arrivals > spec.max_arrivals)
     throw InputError(SourceLocation{spec.path, 0, 0}, "",
                      fmt::format("the trace expands to {:.3g} arrivals, more than the limit of {:.3g}; keep fewer "
                                  "functions or a shorter duration",
-                                 arrivals, kMaxTraceArrivals));
+                                 arrivals, spec.max_arrivals));
 }
 
 // Counts in the minutes that the expansion draws: those the duration keeps (all when it is zero)

@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages parallax builds with (see README). Uses sudo when not root.
 set -eu
 pkgs=(g++ meson ninja-build pkg-config python3 libyaml-cpp-dev libeigen3-dev libfmt-dev libboost-dev
-      libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev)
+      libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
+      clang-14 libclang-rt-14-dev)  # the last two: libFuzzer targets (tests/fuzz, .ci/run)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive

@@ -17,7 +17,7 @@ struct GpuSpec {
   double hbm_Bps = 0;            // device-memory bandwidth, bytes/s
   int64_t memory_bytes = 0;      // device-memory capacity
   int copy_engines = 2;          // concurrent DMA copies; each direction is one constraint
-  double copy_engine_Bps = 0;    // per copy engine; 0 = unbounded (the link decides)
+  double copy_engine_Bps = 0;    // per copy engine (one copy uses one); 0 = unbounded (the link decides)
   double kernel_launch_s = 0;    // fixed delay before a kernel starts
 };
 

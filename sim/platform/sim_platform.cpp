@@ -139,7 +139,13 @@ uint32_t SimPlatform::cached_route(int src_node, int dst_node) {
     if (dst_node < gpu_count() && copy_in_[dst_node] != kNoConstraint)
       elements.push_back({copy_in_[dst_node], 1.0});
   }
-  cr.cls = solver_.make_class(elements);
+  // One copy runs on one copy engine: it is bounded by one engine's bandwidth, while all copies
+  // of a direction share the engines' total (the copy_out_/copy_in_ constraints).
+  double bound = FlowSolver::kUnbounded;
+  for (int node : {src_node, dst_node})
+    if (node < gpu_count() && spec_.gpus[node].copy_engine_Bps > 0)
+      bound = std::min(bound, spec_.gpus[node].copy_engine_Bps);
+  cr.cls = solver_.make_class(elements, bound);
   cr.lane = lane_for(cr.latency);
   route_index_.emplace(key, static_cast<uint32_t>(routes_.size()));
   routes_.push_back(std::move(cr));

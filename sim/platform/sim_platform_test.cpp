@@ -175,6 +175,28 @@ TEST(SimPlatform, MemoryCapacityIsEnforced) {
   EXPECT_THROW(platform.allocate(2, Bytes(1)), PlatformError);
 }
 
+// Copy engines: 4 engines of 10 GB/s per direction on a 100 GB/s link. One copy runs on one
+// engine (10 GB/s: 1 GB in 100 ms); six at once share the 40 GB/s of all four (150 ms for 1 GB each).
+TEST(SimPlatform, CopyEnginesBoundEachCopyAndShareTheirTotal) {
+  Engine engine;
+  HardwareSpec spec = anchor_crossbar(2, 100e9, 0);
+  for (GpuSpec& g : spec.gpus) {
+    g.copy_engines = 4;
+    g.copy_engine_Bps = 10e9;
+  }
+  SimPlatform platform(engine, spec);
+  Counter c;
+  c.engine = &engine;
+  platform.copy(Endpoint::gpu(0), Endpoint::gpu(1), Bytes(1'000'000'000), c, 1);
+  engine.run();
+  EXPECT_EQ(c.done.at(0).second, Time::ms(100));
+  const Time t0 = engine.now();
+  for (uint64_t i = 0; i < 6; ++i) platform.copy(Endpoint::gpu(0), Endpoint::gpu(1), Bytes(1'000'000'000), c, 10 + i);
+  engine.run();
+  ASSERT_EQ(c.done.size(), 7u);
+  EXPECT_EQ(c.done.back().second - t0, Time::ms(150));
+}
+
 TEST(SimPlatform, TimersAndZeroByteCopies) {
   Engine engine;
   SimPlatform platform(engine, anchor_crossbar(2, 1e9, 1e-6));

@@ -155,31 +155,20 @@ uint32_t SimPlatform::cached_route(int src_node, int dst_node) {
 ActivityId SimPlatform::copy(Endpoint src, Endpoint dst, Bytes bytes, CompletionListener& listener,
                              uint64_t tag, std::string_view label) {
   if (bytes.count() < 0) throw PlatformError(fmt::format("copy of a negative size ({} bytes)", bytes.count()));
-  const int s = endpoint_node(src), d = endpoint_node(dst);
-  const uint32_t route_id = cached_route(s, d);
-  const CachedRoute& route = routes_[route_id];
-  const uint32_t slot = new_activity_slot();
-  Activity& a = activities_[slot];
-  a.kind = ActivityKind::copy;
-  a.listener = &listener;
-  a.tag = tag;
-  a.id = next_activity_id_++;
-  a.cls = route.cls;
-  a.ephemeral_class = false;
-  a.route = route_id;
-  a.amount = static_cast<double>(bytes.count());
-  if (log_) {
-    a.record = new_record(ActivityKind::copy, label, topology_.node_name(s), topology_.node_name(d));
-    a.record->bytes = a.amount;
-    a.record->links.assign(route.directions.begin(), route.directions.end());
-  }
-  begin_after(route.lane, route.latency, slot);
-  return a.id;
+  return start_copy(endpoint_node(src), endpoint_node(dst), static_cast<double>(bytes.count()), listener, tag,
+                    label, 0);
 }
 
 ActivityId SimPlatform::copy_step(int src_gpu, int dst_gpu, double bytes, CompletionListener& listener,
                                   uint64_t tag, ActivityId parent) {
-  const int s = topology_.gpu_node(src_gpu), d = topology_.gpu_node(dst_gpu);
+  return start_copy(topology_.gpu_node(src_gpu), topology_.gpu_node(dst_gpu), bytes, listener, tag, "ring step",
+                    parent);
+}
+
+// The one path of every copy: its route's class, an activity slot, a record when logging, and a
+// place in the latency lane of its route.
+ActivityId SimPlatform::start_copy(int s, int d, double bytes, CompletionListener& listener, uint64_t tag,
+                                   std::string_view label, ActivityId parent) {
   const uint32_t route_id = cached_route(s, d);
   const CachedRoute& route = routes_[route_id];
   const uint32_t slot = new_activity_slot();
@@ -193,7 +182,7 @@ ActivityId SimPlatform::copy_step(int src_gpu, int dst_gpu, double bytes, Comple
   a.route = route_id;
   a.amount = bytes;
   if (log_) {
-    a.record = new_record(ActivityKind::copy, "ring step", gpu_node_name(src_gpu), gpu_node_name(dst_gpu));
+    a.record = new_record(ActivityKind::copy, label, topology_.node_name(s), topology_.node_name(d));
     a.record->parent = parent;
     a.record->bytes = bytes;
     a.record->links.assign(route.directions.begin(), route.directions.end());

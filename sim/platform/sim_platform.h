@@ -134,6 +134,8 @@ class SimPlatform final : public Platform, private EventHandler {
 
   void handle_event(uint64_t tag) override;
   uint32_t new_activity_slot();
+  ActivityId start_copy(int src_node, int dst_node, double bytes, CompletionListener& listener, uint64_t tag,
+                        std::string_view label, ActivityId parent);
   uint32_t lane_for(Time latency);
   void begin_after(uint32_t lane, Time latency, uint32_t slot);
   void drain_lane(uint32_t lane);

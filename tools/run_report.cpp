@@ -71,7 +71,13 @@ void write_run_report(const Scenario& sc, const RunOptions& options) {
     const CsvTable results = parse_csv(read_text(dir / "results.csv"));
     page = overlap_report_page(summary, results, degree_curve(sc, results));
   } else if (sc.workload_kind == "overlap") {
-    page = generic_report_page(summary, "overlap (end to end)");
+    page = overlap_e2e_report_page(summary, parse_csv(read_text(dir / "results.csv")),
+                                   parse_csv(read_text(dir / "ops.csv")));
+  } else if (sc.workload_kind == "colocate") {
+    page = colocate_report_page(summary);
+  } else if (sc.workload_kind == "multiplex") {
+    const bool shares = std::filesystem::exists(dir / "shares.csv");
+    page = multiplex_report_page(summary, shares ? parse_csv(read_text(dir / "shares.csv")) : CsvTable{});
   } else {
     page = transfers_report_page(summary);
   }

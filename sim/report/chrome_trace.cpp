@@ -2,9 +2,11 @@
 #include "sim/report/chrome_trace.h"
 
 #include <algorithm>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -91,25 +93,72 @@ void write_record(TraceEventWriter& w, const ActivityRecord& r, const std::vecto
 }
 
 // docs/metrics.md#link-counters
-void write_link_counters(TraceEventWriter& w, const std::vector<LinkActivity>& activity,
+void write_link_counters(TraceEventWriter& w, const ActivityLog& log, const std::vector<LinkActivity>& activity,
                          const TraceTracks& tracks) {
   for (size_t link = 0; link < activity.size(); ++link) {
     const int pid = tracks.link_pid[link];
     if (pid == 0) continue;
+    const double capacity = log.link_directions[link].bandwidth_Bps;
     for (const LinkSample& s : activity[link].samples) {
       w.counter(pid, "active", s.at, TraceArgs().integer("flows", s.flows));
-      w.counter(pid, "utilisation", s.at, TraceArgs().fixed("GB/s", s.rate_Bps * 1e-9, 3));
+      TraceArgs rate = TraceArgs().fixed("GB/s", s.rate_Bps * 1e-9, 3);
+      if (capacity > 0) rate.fixed("%", 100 * s.rate_Bps / capacity, 2);
+      w.counter(pid, "utilisation", s.at, rate);
     }
+  }
+}
+
+void check_annotations(const TraceAnnotations& a) {
+  for (const TraceCounter& c : a.counters) {
+    if (c.unit.empty()) throw std::invalid_argument("trace counter '" + c.name + "': empty unit");
+    for (size_t i = 1; i < c.samples.size(); ++i)
+      if (c.samples[i].at < c.samples[i - 1].at)
+        throw std::invalid_argument("trace counter '" + c.name + "': samples out of time order");
+  }
+  for (const TraceRequest& q : a.requests)
+    if (q.finish < q.arrival) throw std::invalid_argument("trace request '" + q.name + "': finish before arrival");
+}
+
+// Request slices, then one arrow per (request, written activity): from the request's slice at its
+// arrival to the activity's first slice at its start. Arrow ids count from 1 in request order.
+uint64_t write_requests(TraceEventWriter& w, const TraceAnnotations& a, const TraceTracks& tracks,
+                        std::span<const ActivityRecord* const> records) {
+  std::unordered_map<uint64_t, size_t> written;  // activity id -> position in records
+  for (size_t i = 0; i < records.size(); ++i) written.emplace(records[i]->id, i);
+  uint64_t arrows = 0;
+  for (size_t i = 0; i < a.requests.size(); ++i) {
+    const TraceRequest& q = a.requests[i];
+    const TracePlace& at = tracks.request_places[i];
+    w.complete(at.pid, at.tid, "request", q.name, q.arrival, q.finish - q.arrival,
+               TraceArgs().integer("activities", static_cast<int64_t>(q.activities.size())));
+    for (uint64_t id : q.activities) {
+      const auto it = written.find(id);
+      if (it == written.end() || tracks.places[it->second].empty()) continue;
+      const ActivityRecord& r = *records[it->second];
+      const TracePlace& to = tracks.places[it->second].front();
+      ++arrows;
+      w.flow_start(at.pid, at.tid, "request", q.name, arrows, q.arrival);
+      w.flow_end(to.pid, to.tid, "request", q.name, arrows, r.start);
+    }
+  }
+  return arrows;
+}
+
+void write_annotation_counters(TraceEventWriter& w, const TraceAnnotations& a, const TraceTracks& tracks) {
+  for (const TraceCounter& c : a.counters) {
+    const int pid = tracks.node_pid.at(c.node);
+    for (const TraceCounterSample& s : c.samples) w.counter(pid, c.name, s.at, TraceArgs().number(c.unit, s.value));
   }
 }
 
 }  // namespace
 
 ChromeTraceStats write_chrome_trace(std::ostream& out, const ActivityLog& log,
-                                    const ChromeTraceOptions& options) {
+                                    const ChromeTraceOptions& options, const TraceAnnotations& annotations) {
   check_activity_log(log);
+  check_annotations(annotations);
   const std::vector<const ActivityRecord*> records = select_records(log, options.max_records);
-  const TraceTracks tracks = layout_trace_tracks(log, records);
+  const TraceTracks tracks = layout_trace_tracks(log, records, annotations);
 
   ChromeTraceStats stats;
   stats.records_total = log.records.size();
@@ -119,7 +168,9 @@ ChromeTraceStats write_chrome_trace(std::ostream& out, const ActivityLog& log,
   TraceEventWriter w(out);
   write_metadata(w, tracks);
   for (size_t i = 0; i < records.size(); ++i) write_record(w, *records[i], tracks.places[i], tracks);
-  write_link_counters(w, link_activity(log, records), tracks);
+  write_link_counters(w, log, link_activity(log, records), tracks);
+  stats.flows_written = write_requests(w, annotations, tracks, records);
+  write_annotation_counters(w, annotations, tracks);
 
   TraceArgs metadata;
   if (stats.truncated) {
@@ -142,9 +193,9 @@ ChromeTraceStats write_chrome_trace(std::ostream& out, const ActivityLog& log,
 }
 
 ChromeTraceStats write_chrome_trace_file(const std::filesystem::path& path, const ActivityLog& log,
-                                         const ChromeTraceOptions& options) {
+                                         const ChromeTraceOptions& options, const TraceAnnotations& annotations) {
   AtomicFileWriter file(path);
-  const ChromeTraceStats stats = write_chrome_trace(file.stream(), log, options);
+  const ChromeTraceStats stats = write_chrome_trace(file.stream(), log, options, annotations);
   file.commit();
   return stats;
 }

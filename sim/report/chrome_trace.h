@@ -2,8 +2,9 @@
 // trace.json: an ActivityLog as a Chrome trace event file that Perfetto (ui.perfetto.dev) and
 // chrome://tracing open. One process per GPU, per other node and per link direction; slices for
 // kernels and copies, async slices for collectives and for flows on links, and two counters per
-// link. docs/metrics.md lists every track; trace_tracks.h has the thread layout and lane rule.
-// Deciding which activities are recorded is left to the platform.
+// link. An experiment may add counters and requests with flow arrows to their kernels
+// (trace_annotations.h). docs/metrics.md lists every track; trace_tracks.h has the thread layout
+// and lane rule. Deciding which activities are recorded is left to the platform.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +13,7 @@
 #include <ostream>
 
 #include "sim/platform/activity_record.h"
+#include "sim/report/trace_annotations.h"
 
 namespace parallax {
 
@@ -26,15 +28,20 @@ struct ChromeTraceStats {
   size_t records_written = 0;
   bool truncated = false;
   uint64_t events_written = 0;
+  uint64_t flows_written = 0;  // request -> activity arrows
 };
 
 // Throws std::invalid_argument (check_activity_log) before writing anything if the log is
-// inconsistent. The same log and options always give the same bytes.
+// inconsistent, or if a counter has an empty unit or samples out of time order. The same log,
+// options and annotations always give the same bytes. Flow arrows to activities that are not
+// written (unknown ids, or cut by max_records) are left out.
 ChromeTraceStats write_chrome_trace(std::ostream& out, const ActivityLog& log,
-                                    const ChromeTraceOptions& options = {});
+                                    const ChromeTraceOptions& options = {},
+                                    const TraceAnnotations& annotations = {});
 
 // The same, into `path` through AtomicFileWriter.
 ChromeTraceStats write_chrome_trace_file(const std::filesystem::path& path, const ActivityLog& log,
-                                         const ChromeTraceOptions& options = {});
+                                         const ChromeTraceOptions& options = {},
+                                         const TraceAnnotations& annotations = {});
 
 }  // namespace parallax

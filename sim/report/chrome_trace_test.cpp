@@ -42,9 +42,9 @@ struct ParsedTrace {
 };
 
 ParsedTrace write_and_parse(const ActivityLog& log, ChromeTraceOptions options = {},
-                            ChromeTraceStats* stats = nullptr) {
+                            ChromeTraceStats* stats = nullptr, const TraceAnnotations& notes = {}) {
   std::ostringstream out;
-  const ChromeTraceStats s = write_chrome_trace(out, log, options);
+  const ChromeTraceStats s = write_chrome_trace(out, log, options, notes);
   if (stats != nullptr) *stats = s;
   ParsedTrace t;
   t.text = out.str();
@@ -66,15 +66,15 @@ TEST(ChromeTrace, ProcessesAndThreadsHaveReadableNames) {
   std::vector<std::string> names;
   for (const auto& [pid, name] : t.process) names.push_back(name);
   EXPECT_EQ(names, (std::vector<std::string>{"GPU 0 (H100-SXM5)", "GPU 1 (H100-SXM5)", "host0",
-                                             "link gpu0→nvswitch (nvlink)", "link nvswitch→gpu1 (nvlink)",
-                                             "link host0→gpu0 (pcie)"}));
+                                             "NVLink gpu0→nvswitch", "NVLink nvswitch→gpu1",
+                                             "PCIe host0→gpu0"}));
   EXPECT_EQ(t.threads_of(t.pid_of("GPU 0 (H100-SXM5)")),
-            (std::vector<std::string>{"kernels", "partition p0", "copies out", "copies out (2)",
+            (std::vector<std::string>{"kernels", "SM partition p0", "copies out", "copies out (2)",
                                       "copies in", "collectives"}));
   EXPECT_EQ(t.threads_of(t.pid_of("GPU 1 (H100-SXM5)")),
             (std::vector<std::string>{"copies out", "copies in", "copies in (2)", "collectives"}));
   EXPECT_EQ(t.threads_of(t.pid_of("host0")), std::vector<std::string>{"copies out"});
-  EXPECT_EQ(t.threads_of(t.pid_of("link host0→gpu0 (pcie)")), std::vector<std::string>{"flows"});
+  EXPECT_EQ(t.threads_of(t.pid_of("PCIe host0→gpu0")), std::vector<std::string>{"flows"});
 }
 
 TEST(ChromeTrace, SliceCounts) {
@@ -116,7 +116,7 @@ TEST(ChromeTrace, TimestampsAreExactMicroseconds) {
 
 TEST(ChromeTrace, LinkCountersSumAverageRates) {
   const ParsedTrace t = write_and_parse(testing::make_test_log());
-  const int link = t.pid_of("link gpu0→nvswitch (nvlink)");
+  const int link = t.pid_of("NVLink gpu0→nvswitch");
   std::vector<std::pair<std::string, int>> flows;
   std::vector<std::string> gbps;
   for (const json& e : t.doc.at("traceEvents")) {
@@ -125,9 +125,10 @@ TEST(ChromeTrace, LinkCountersSumAverageRates) {
   }
   ASSERT_EQ(flows.size(), 6u);
   // 1 MiB over 4 µs is 262.144 GB/s; a and b overlap from 2 to 5 µs.
-  EXPECT_NE(t.text.find("\"name\":\"utilisation\",\"ts\":2.000000,\"args\":{\"GB/s\":524.288}"),
+  // As a share of the direction's 450 GB/s: 524.288 / 450 = 116.51 % (average rates overlap).
+  EXPECT_NE(t.text.find("\"name\":\"utilisation\",\"ts\":2.000000,\"args\":{\"GB/s\":524.288,\"%\":116.51}"),
             std::string::npos);
-  EXPECT_NE(t.text.find("\"name\":\"utilisation\",\"ts\":6.000000,\"args\":{\"GB/s\":0.000}"),
+  EXPECT_NE(t.text.find("\"name\":\"utilisation\",\"ts\":6.000000,\"args\":{\"GB/s\":0.000,\"%\":0.00}"),
             std::string::npos);
   const std::vector<int> expected = {1, 2, 1, 0, 1, 0};
   for (size_t i = 0; i < flows.size(); ++i) EXPECT_EQ(flows[i].second, expected[i]) << flows[i].first;
@@ -165,6 +166,87 @@ TEST(ChromeTrace, RejectsBadLinkIds) {
   log.records[2].links = {3};
   std::ostringstream out;
   EXPECT_THROW(write_chrome_trace(out, log), std::invalid_argument);
+}
+
+// Two overlapping requests: one served by gemm (id 1) and the copy a (id 3), one by attn (id 2)
+// and an id the log does not have (no arrow).
+TraceAnnotations make_notes() {
+  TraceAnnotations n;
+  n.requests.push_back({.group = "service llm", .name = "req 1", .arrival = Time::ns(0), .finish = Time::us(10),
+                        .activities = {1, 3}});
+  n.requests.push_back({.group = "service llm", .name = "req 2", .arrival = Time::ns(500), .finish = Time::us(2),
+                        .activities = {2, 99}});
+  n.counters.push_back({.node = "gpu1", .name = "memory used", .unit = "GB", .samples = {{Time::zero(), 1.5},
+                                                                                         {Time::us(4), 80}}});
+  n.counters.push_back({.node = "scheduler", .name = "queue", .unit = "requests", .samples = {{Time::us(1), 3}}});
+  return n;
+}
+
+TEST(ChromeTraceAnnotations, RequestsGetTheirOwnProcessFirstWithLanes) {
+  const ParsedTrace t = write_and_parse(testing::make_test_log(), {}, nullptr, make_notes());
+  EXPECT_EQ(t.process.begin()->second, "service llm");
+  EXPECT_EQ(t.threads_of(t.pid_of("service llm")), (std::vector<std::string>{"requests", "requests (2)"}));
+  EXPECT_GE(t.pid_of("scheduler"), 0);
+  EXPECT_EQ(t.threads_of(t.pid_of("GPU 0 (H100-SXM5)"))[1], "SM partition p0");
+}
+
+TEST(ChromeTraceAnnotations, FlowArrowsLinkARequestToTheSlicesThatServedIt) {
+  ChromeTraceStats stats;
+  const ParsedTrace t = write_and_parse(testing::make_test_log(), {}, &stats, make_notes());
+  EXPECT_EQ(stats.flows_written, 3u);
+  EXPECT_EQ(t.phase_count.at("s"), 3);
+  EXPECT_EQ(t.phase_count.at("f"), 3);
+  // Each arrow ends where a slice of its activity starts, on that slice's thread.
+  std::map<uint64_t, json> starts, ends;
+  std::set<std::tuple<int, int, double>> slice_starts;
+  for (const json& e : t.doc.at("traceEvents")) {
+    if (e.at("ph") == "s") starts[e.at("id").get<uint64_t>()] = e;
+    if (e.at("ph") == "f") ends[e.at("id").get<uint64_t>()] = e;
+    if (e.at("ph") == "X")
+      slice_starts.insert({e.at("pid").get<int>(), e.at("tid").get<int>(), e.at("ts").get<double>()});
+  }
+  ASSERT_EQ(ends.size(), 3u);
+  for (const auto& [id, f] : ends) {
+    EXPECT_EQ(f.at("bp"), "e");
+    EXPECT_TRUE(slice_starts.contains({f.at("pid").get<int>(), f.at("tid").get<int>(), f.at("ts").get<double>()}))
+        << f.dump();
+    EXPECT_EQ(starts.at(id).at("pid"), t.pid_of("service llm"));
+  }
+  // req 1 -> gemm at 0 on gpu0 "kernels".
+  EXPECT_EQ(ends.at(1).at("pid"), t.pid_of("GPU 0 (H100-SXM5)"));
+  EXPECT_EQ(ends.at(1).at("ts"), 0.0);
+}
+
+TEST(ChromeTraceAnnotations, CountersLandOnTheirNode) {
+  const ParsedTrace t = write_and_parse(testing::make_test_log(), {}, nullptr, make_notes());
+  int memory = 0, queue = 0;
+  for (const json& e : t.doc.at("traceEvents")) {
+    if (e.at("ph") != "C") continue;
+    if (e.at("name") == "memory used") {
+      ++memory;
+      EXPECT_EQ(e.at("pid"), t.pid_of("GPU 1 (H100-SXM5)"));
+      EXPECT_TRUE(e.at("args").contains("GB"));
+    }
+    if (e.at("name") == "queue") {
+      ++queue;
+      EXPECT_EQ(e.at("pid"), t.pid_of("scheduler"));
+    }
+  }
+  EXPECT_EQ(memory, 2);
+  EXPECT_EQ(queue, 1);
+}
+
+TEST(ChromeTraceAnnotations, CutActivitiesLoseTheirArrowsAndBadCountersAreRefused) {
+  ChromeTraceStats stats;
+  write_and_parse(testing::make_test_log(), {.max_records = 1}, &stats, make_notes());
+  EXPECT_EQ(stats.flows_written, 1u);  // only gemm (first by start, id) is written
+  TraceAnnotations bad = make_notes();
+  bad.counters[0].samples = {{Time::us(2), 1}, {Time::us(1), 2}};
+  std::ostringstream out;
+  EXPECT_THROW(write_chrome_trace(out, testing::make_test_log(), {}, bad), std::invalid_argument);
+  bad = make_notes();
+  bad.counters[0].unit.clear();
+  EXPECT_THROW(write_chrome_trace(out, testing::make_test_log(), {}, bad), std::invalid_argument);
 }
 
 TEST(TraceTracks, LaneRuleReusesTheLowestFreeLane) {

@@ -29,6 +29,13 @@ std::vector<std::pair<std::string, std::string>> summary_rows(const nlohmann::or
   return rows;
 }
 
+std::vector<std::string> report_policy_names(const nlohmann::ordered_json& summary) {
+  std::vector<std::string> names;
+  if (summary.contains("policies") && summary["policies"].is_object())
+    for (const auto& [name, _] : summary["policies"].items()) names.push_back(name);
+  return names;
+}
+
 HtmlReport generic_report_page(const nlohmann::ordered_json& summary, const std::string& kind) {
   HtmlReport r;
   r.kind = kind;

@@ -1,8 +1,9 @@
 // File: sim/report/report_pages.h
 // What report.html shows for each kind of run, built from the files the run wrote (summary.json,
 // the CSVs) so that a page depends only on outputs a user can also read. One builder per kind:
-// report_transfers.cpp, report_overlap.cpp, report_serverless.cpp; report_generic.cpp holds the
-// summary table every page starts from. Scenario text and provenance are the caller's
+// report_transfers.cpp, report_overlap.cpp, report_overlap_e2e.cpp, report_serverless.cpp,
+// report_colocate.cpp, report_multiplex.cpp, report_sweep.cpp, report_validate.cpp;
+// report_generic.cpp holds the summary table every page starts from. Scenario text and provenance are the caller's
 // (tools/run_report.cpp). docs/reports.md says how to read each plot.
 #pragma once
 
@@ -28,6 +29,9 @@ std::string format_report_value(const nlohmann::ordered_json& value);
 // A page with the summary table only (kinds and modes without plots yet).
 HtmlReport generic_report_page(const nlohmann::ordered_json& summary, const std::string& kind);
 
+// The keys of summary["policies"] in file order; empty when there is no such object.
+std::vector<std::string> report_policy_names(const nlohmann::ordered_json& summary);
+
 // transfers: per-link utilisation bars and collective algbw/busbw bars (docs/metrics.md).
 HtmlReport transfers_report_page(const nlohmann::ordered_json& summary);
 
@@ -43,7 +47,19 @@ struct OverlapDegreeCurve {
 HtmlReport overlap_report_page(const nlohmann::ordered_json& summary, const CsvTable& results,
                                const OverlapDegreeCurve& curve);
 
+// overlap (end-to-end mode): step speedup per model and TP, step times, strategies chosen; from
+// results.csv and ops.csv.
+HtmlReport overlap_e2e_report_page(const nlohmann::ordered_json& summary, const CsvTable& results,
+                                   const CsvTable& ops);
+
 // serverless: per-function P98/SLO CDF per policy, SLO attainment, swaps and cold starts, GPUs.
 HtmlReport serverless_report_page(const nlohmann::ordered_json& summary, const CsvTable& function_latency);
+
+// colocate: LS latency vs SLO, LS SLO attainment, BE throughput, SM/HBM utilisation per policy.
+HtmlReport colocate_report_page(const nlohmann::ordered_json& summary);
+
+// multiplex: per service and policy SLO attainment, p99, goodput, batch fill; elastic SM and
+// bandwidth shares over time from shares.csv (empty table: no share plots).
+HtmlReport multiplex_report_page(const nlohmann::ordered_json& summary, const CsvTable& shares);
 
 }  // namespace parallax

@@ -47,11 +47,9 @@ XyPlot latency_cdf(const std::vector<std::string>& policies, const CsvTable& csv
 
 HtmlReport serverless_report_page(const nlohmann::ordered_json& summary, const CsvTable& function_latency) {
   HtmlReport r = generic_report_page(summary, "serverless");
-  std::vector<std::string> policies;
-  const nlohmann::ordered_json empty = nlohmann::ordered_json::object();
-  const nlohmann::ordered_json& per_policy = summary.contains("policies") ? summary["policies"] : empty;
-  for (const auto& [name, _] : per_policy.items()) policies.push_back(name);
+  const std::vector<std::string> policies = report_policy_names(summary);
   if (policies.empty()) return r;
+  const nlohmann::ordered_json& per_policy = summary["policies"];
   auto metric = [&](const std::string& policy, const char* key) { return per_policy[policy].value(key, 0.0); };
 
   if (!function_latency.rows.empty())

@@ -146,6 +146,22 @@ void TraceEventWriter::async_end(int pid, int tid, std::string_view cat, std::st
   end_event(nullptr);
 }
 
+void TraceEventWriter::flow_start(int pid, int tid, std::string_view cat, std::string_view name, uint64_t id,
+                                  Time at) {
+  begin_event('s', pid, tid, name);
+  fmt::format_to(std::back_inserter(buffer_), ",\"cat\":{},\"id\":{},\"ts\":{}", json_string(cat), id,
+                 format_time_us(at));
+  end_event(nullptr);
+}
+
+void TraceEventWriter::flow_end(int pid, int tid, std::string_view cat, std::string_view name, uint64_t id,
+                                Time at) {
+  begin_event('f', pid, tid, name);
+  fmt::format_to(std::back_inserter(buffer_), ",\"cat\":{},\"id\":{},\"ts\":{},\"bp\":\"e\"",
+                 json_string(cat), id, format_time_us(at));
+  end_event(nullptr);
+}
+
 void TraceEventWriter::counter(int pid, std::string_view name, Time at, const TraceArgs& args) {
   begin_event('C', pid, 0, name);
   fmt::format_to(std::back_inserter(buffer_), ",\"ts\":{}", format_time_us(at));

@@ -58,6 +58,10 @@ class TraceEventWriter {
   void async_begin(int pid, int tid, std::string_view cat, std::string_view name, uint64_t id,
                    Time at, const TraceArgs& args);
   void async_end(int pid, int tid, std::string_view cat, std::string_view name, uint64_t id, Time at);
+  // "s" / "f": one flow arrow, matched by (cat, name, id). The start binds to the slice enclosing
+  // `at` on (pid, tid); the end ("bp":"e") to the slice enclosing its `at` on its thread.
+  void flow_start(int pid, int tid, std::string_view cat, std::string_view name, uint64_t id, Time at);
+  void flow_end(int pid, int tid, std::string_view cat, std::string_view name, uint64_t id, Time at);
   // "C": Perfetto names the track "<name> <arg key>" for each key of args.
   void counter(int pid, std::string_view name, Time at, const TraceArgs& args);
   // "i" with global scope: a vertical line across the whole timeline.

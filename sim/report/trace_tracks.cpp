@@ -20,7 +20,7 @@ enum class StreamKind { kernels, partition, copies_out, copies_in, collectives }
 std::string stream_name(StreamKind kind, const std::string& partition) {
   switch (kind) {
     case StreamKind::kernels: return "kernels";
-    case StreamKind::partition: return "partition " + partition;
+    case StreamKind::partition: return "SM partition " + partition;
     case StreamKind::copies_out: return "copies out";
     case StreamKind::copies_in: return "copies in";
     case StreamKind::collectives: return "collectives";
@@ -124,11 +124,41 @@ std::map<uint64_t, std::vector<std::string>> collective_groups(const ActivityLog
   return result;
 }
 
-TraceTracks layout_trace_tracks(const ActivityLog& log, std::span<const ActivityRecord* const> records) {
+std::string link_process_name(const LinkDirectionInfo& link) {
+  if (link.link_kind == "nvlink") return "NVLink " + link.name;
+  if (link.link_kind == "pcie") return "PCIe " + link.name;
+  if (link.link_kind == "network") return "network " + link.name;
+  return "link " + link.name;
+}
+
+TraceTracks layout_trace_tracks(const ActivityLog& log, std::span<const ActivityRecord* const> records,
+                                const TraceAnnotations& annotations) {
   TraceTracks tracks;
   tracks.places.resize(records.size());
   std::map<std::string, NodeStreams, NodeOrder> nodes;
   for (size_t g = 0; g < log.gpu_models.size(); ++g) nodes[fmt::format("gpu{}", g)];
+  for (const TraceCounter& c : annotations.counters) nodes[c.node];
+  int pid = 0;
+
+  // Request groups: one process each, requests laid out in lanes like any stream.
+  std::vector<std::string> group_names;
+  std::map<std::string, Stream> request_groups;
+  tracks.request_places.resize(annotations.requests.size());
+  for (size_t i = 0; i < annotations.requests.size(); ++i) {
+    const TraceRequest& q = annotations.requests[i];
+    if (!request_groups.contains(q.group)) group_names.push_back(q.group);
+    request_groups[q.group].slices.push_back({q.arrival, q.finish, i, 0});
+  }
+  for (const std::string& name : group_names) {
+    Stream& stream = request_groups[name];
+    assign_lanes(stream);
+    TraceProcess process{++pid, name, {}};
+    for (int lane = 0; lane < stream.lanes; ++lane)
+      process.threads.push_back({lane + 1, lane == 0 ? "requests" : fmt::format("requests ({})", lane + 1)});
+    for (size_t s = 0; s < stream.slices.size(); ++s)
+      tracks.request_places[stream.slices[s].record] = {process.pid, 1 + stream.lane_of_slice[s]};
+    tracks.processes.push_back(std::move(process));
+  }
 
   const auto add_slice = [&](const std::string& node, StreamKey key, size_t rec) {
     const ActivityRecord& r = *records[rec];
@@ -158,9 +188,9 @@ TraceTracks layout_trace_tracks(const ActivityLog& log, std::span<const Activity
     if (r.kind != ActivityKind::kernel) used_links.insert(r.links.begin(), r.links.end());
   }
 
-  int pid = 0;
   for (auto& [node, streams] : nodes) {
     TraceProcess process{++pid, node_process_name(log, node), {}};
+    tracks.node_pid[node] = process.pid;
     int tid = 0;
     for (auto& [key, stream] : streams) {
       const std::string name = stream_name(key.first, key.second);
@@ -186,10 +216,7 @@ TraceTracks layout_trace_tracks(const ActivityLog& log, std::span<const Activity
   tracks.link_pid.assign(log.link_directions.size(), 0);
   for (int link : used_links) {
     const LinkDirectionInfo& info = log.link_directions[static_cast<size_t>(link)];
-    TraceProcess process{++pid,
-                         info.link_kind.empty() ? fmt::format("link {}", info.name)
-                                                : fmt::format("link {} ({})", info.name, info.link_kind),
-                         {{tracks.link_tid, "flows"}}};
+    TraceProcess process{++pid, link_process_name(info), {{tracks.link_tid, "flows"}}};
     tracks.link_pid[static_cast<size_t>(link)] = process.pid;
     tracks.processes.push_back(std::move(process));
   }

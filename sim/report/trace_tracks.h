@@ -1,8 +1,9 @@
 // File: sim/report/trace_tracks.h
-// Where each activity goes in trace.json: which process (a GPU, another node such as a host, or a
-// link direction) and which thread ("kernels", "partition NAME", "copies out", "copies in",
-// "collectives"), with names a person understands and a fixed sort order. Writing the events is
-// left to chrome_trace.cpp.
+// Where each activity goes in trace.json: which process (a request group, a GPU, another node such
+// as a host, or a link direction) and which thread ("requests", "kernels", "SM partition NAME",
+// "copies out", "copies in", "collectives"), with names a person understands ("GPU 3 (H200)" /
+// "SM partition ls", "NVLink gpu0→gpu3", "PCIe host0→pcie_sw0") and a fixed sort order. Writing
+// the events is left to chrome_trace.cpp.
 //
 // Lane rule. Complete ("X") slices on one thread must nest, but concurrent copies and kernels
 // overlap without nesting. So each stream is split into lanes: slices are taken in order of
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "sim/platform/activity_record.h"
+#include "sim/report/trace_annotations.h"
 
 namespace parallax {
 
@@ -45,13 +47,21 @@ struct TraceTracks {
   std::vector<std::vector<TracePlace>> places;
   std::vector<int> link_pid;  // by link-direction id; 0 if no selected record crossed it
   int link_tid = 1;           // the "flows" thread of every link process
+  std::map<std::string, int> node_pid;  // node name ("gpu0", "host0", a counter's node) -> its process
+  std::vector<TracePlace> request_places;  // per annotations.requests entry (lanes as for streams)
 };
 
 // Builds the layout for `records` (a subset of log.records, in the order they will be written).
 // Every GPU of log.gpu_models gets a process, active or not; other nodes and link directions get
-// one only if a selected record uses them. GPUs come first by number, then other nodes by name,
-// then links by id. The log must pass check_activity_log.
-TraceTracks layout_trace_tracks(const ActivityLog& log, std::span<const ActivityRecord* const> records);
+// one only if a selected record (or, for nodes, an annotation counter) uses them. Request groups
+// of `annotations` come first in first-seen order, then GPUs by number, other nodes by name, and
+// links by id. The log must pass check_activity_log.
+TraceTracks layout_trace_tracks(const ActivityLog& log, std::span<const ActivityRecord* const> records,
+                                const TraceAnnotations& annotations = {});
+
+// The process name of a link direction: "NVLink gpu0→nvswitch", "PCIe host0→pcie_sw0", or
+// "link NAME" when the kind is unknown.
+std::string link_process_name(const LinkDirectionInfo& link);
 
 // The nodes a collective ran on, sorted GPU-first as above: its src and dst plus the src and dst
 // of every record in the log whose parent is the collective. The record has no group field, so a

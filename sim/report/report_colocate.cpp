@@ -1,0 +1,86 @@
+// File: sim/report/report_colocate.cpp
+// report.html for `workload.kind: colocate`: the latency-sensitive (LS) service's latency against
+// its SLO, its SLO attainment, the best-effort (BE) job's throughput, and SM/HBM utilisation, per
+// policy; from summary.json's policies.<name> (fields in docs/colocate.md).
+#include <fmt/format.h>
+
+#include "sim/report/report_pages.h"
+#include "sim/report/svg_bar_chart.h"
+
+namespace parallax {
+
+HtmlReport colocate_report_page(const nlohmann::ordered_json& summary) {
+  HtmlReport r = generic_report_page(summary, "colocate");
+  const std::vector<std::string> policies = report_policy_names(summary);
+  if (policies.empty()) return r;
+  const nlohmann::ordered_json& per = summary["policies"];
+  auto metric = [&](const std::string& p, const char* key) { return per[p].value(key, 0.0); };
+  const double slo_ms = 1e3 * summary.value("ls_slo_s", 0.0);
+
+  BarChart latency{.title = "LS latency per policy", .x_label = "policy", .y_label = "latency (ms)"};
+  latency.categories = policies;
+  for (const auto& [key, label] : std::vector<std::pair<const char*, const char*>>{
+           {"ls_solo_latency_s", "solo (alone on the GPU)"}, {"ls_p50_latency_s", "p50"},
+           {"ls_mean_latency_s", "mean"}, {"ls_p99_latency_s", "p99"}}) {
+    BarGroup g{.name = label, .values = {}};
+    for (const std::string& p : policies) g.values.push_back(1e3 * metric(p, key));
+    latency.groups.push_back(std::move(g));
+  }
+  if (slo_ms > 0) {
+    latency.reference_y = slo_ms;
+    latency.reference_label = fmt::format("SLO {:.3g} ms", slo_ms);
+  }
+  r.figures.push_back({"LS latency against its SLO",
+                       "Latency of the latency-sensitive service's requests under each policy: the solo latency "
+                       "(its kernels alone on the whole GPU), median, mean and 99th percentile. The dashed line is "
+                       "the SLO; a p99 bar above it means more than 1% of requests missed.",
+                       render_bar_chart(latency)});
+
+  BarChart att{.title = "LS SLO attainment", .x_label = "policy", .y_label = "requests within SLO (%)"};
+  att.categories = policies;
+  BarGroup a{.name = "SLO attainment", .values = {}};
+  for (const std::string& p : policies) a.values.push_back(100 * metric(p, "ls_slo_attainment"));
+  att.groups.push_back(std::move(a));
+  att.reference_y = 100.0;
+  r.figures.push_back({"LS SLO attainment per policy",
+                       "Share of the LS requests that finished within the SLO (ls_slo_attainment).",
+                       render_bar_chart(att)});
+
+  BarChart be{.title = "BE throughput",
+              .x_label = "policy",
+              .y_label = summary.value("be_throughput_unit", std::string("BE throughput"))};
+  be.categories = policies;
+  BarGroup b{.name = "BE throughput", .values = {}};
+  for (const std::string& p : policies) b.values.push_back(metric(p, "be_throughput"));
+  be.groups.push_back(std::move(b));
+  r.figures.push_back({"BE throughput per policy",
+                       "Work the best-effort job got done per second of simulated time, in the unit of the summary's "
+                       "be_throughput_unit. The trade-off to read with the two LS plots: a policy that protects the "
+                       "SLO by starving the BE job scores low here.",
+                       render_bar_chart(be)});
+
+  BarChart util{.title = "GPU utilisation", .x_label = "policy", .y_label = "run average (%)"};
+  util.categories = policies;
+  BarGroup sm{.name = "SM", .values = {}}, hbm{.name = "HBM bandwidth", .values = {}};
+  for (const std::string& p : policies) {
+    sm.values.push_back(100 * metric(p, "sm_utilisation"));
+    hbm.values.push_back(100 * metric(p, "hbm_utilisation"));
+  }
+  util.groups = {std::move(sm), std::move(hbm)};
+  util.reference_y = 100.0;
+  r.figures.push_back({"SM and HBM bandwidth utilisation per policy",
+                       "Run averages of the share of SMs busy and of the HBM bandwidth in use, LS and BE together.",
+                       render_bar_chart(util)});
+
+  for (const std::string& p : policies)
+    r.summary.emplace_back(fmt::format("{}: LS p99 / SLO attainment / BE", p),
+                           fmt::format("{:.4g} ms / {:.2f}% / {:.4g}", 1e3 * metric(p, "ls_p99_latency_s"),
+                                       100 * metric(p, "ls_slo_attainment"), metric(p, "be_throughput")));
+  r.notes.push_back(
+      "Not plotted yet: the LS latency CDF and SM shares over time need per-request latencies and a share time "
+      "series, which the colocate runner does not write; trace.json shows the traced policy's kernels per "
+      "partition.");
+  return r;
+}
+
+}  // namespace parallax

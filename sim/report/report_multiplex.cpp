@@ -1,0 +1,132 @@
+// File: sim/report/report_multiplex.cpp
+// report.html for `workload.kind: multiplex`: per service and policy, SLO attainment, p99 latency
+// against the SLO, goodput and batch fill; and, for the elastic policy when traced, each service's
+// SM and bandwidth share over time from shares.csv (fields in docs/multiplex.md).
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sim/report/report_pages.h"
+#include "sim/report/svg_bar_chart.h"
+#include "sim/report/svg_xy_plot.h"
+
+namespace parallax {
+
+namespace {
+
+// Grouped bars: one cluster per policy, one bar per service.
+BarChart per_service(const nlohmann::ordered_json& per, const std::vector<std::string>& policies,
+                     const std::vector<std::string>& services, const char* key, double scale, BarChart chart) {
+  chart.categories = policies;
+  for (const std::string& s : services) {
+    BarGroup g{.name = s, .values = {}};
+    for (const std::string& p : policies) {
+      const nlohmann::ordered_json& svc = per[p].value("services", nlohmann::ordered_json::object());
+      g.values.push_back(svc.contains(s) ? scale * svc[s].value(key, 0.0) : 0.0);
+    }
+    chart.groups.push_back(std::move(g));
+  }
+  return chart;
+}
+
+// The first `max_changes` share changes (a window from 0), one step series per service.
+XyPlot shares_plot(const CsvTable& shares, const std::vector<std::string>& services, const char* column,
+                   double scale, const std::string& y_label, size_t max_changes, double& window_s) {
+  XyPlot p{.title = y_label + " over time (elastic)", .x_label = "time (ms)", .y_label = y_label, .y_from_zero = true,
+           .width = 960, .height = 340};
+  const size_t n = std::min(shares.rows.size(), max_changes);
+  window_s = n == 0 ? 0 : shares.number(n - 1, "time_s");
+  for (const std::string& s : services) {
+    XySeries series{.name = s, .style = SeriesStyle::step};
+    for (size_t i = 0; i < n; ++i) {
+      if (shares.cell(i, "service") != s) continue;
+      series.x.push_back(1e3 * shares.number(i, "time_s"));
+      series.y.push_back(scale * shares.number(i, column));
+    }
+    if (!series.x.empty()) {  // hold the last value to the window's end
+      series.x.push_back(1e3 * window_s);
+      series.y.push_back(series.y.back());
+    }
+    p.series.push_back(std::move(series));
+  }
+  return p;
+}
+
+}  // namespace
+
+HtmlReport multiplex_report_page(const nlohmann::ordered_json& summary, const CsvTable& shares) {
+  HtmlReport r = generic_report_page(summary, "multiplex");
+  const std::vector<std::string> policies = report_policy_names(summary);
+  if (policies.empty()) return r;
+  const nlohmann::ordered_json& per = summary["policies"];
+  std::vector<std::string> services;
+  const nlohmann::ordered_json offered = summary.value("services", nlohmann::ordered_json::object());
+  for (const auto& [name, _] : offered.items()) services.push_back(name);
+
+  BarChart att = per_service(per, policies, services, "slo_attainment", 100,
+                             {.title = "SLO attainment", .x_label = "policy", .y_label = "requests within SLO (%)"});
+  att.reference_y = 100.0;
+  r.figures.push_back({"SLO attainment per service and policy",
+                       "Share of each service's requests that finished within its SLO.", render_bar_chart(att)});
+
+  BarChart p99 = per_service(per, policies, services, "p99_latency_s", 1e3,
+                             {.title = "p99 latency", .x_label = "policy", .y_label = "p99 latency (ms, log)",
+                              .y_log = true});
+  std::string slos;
+  for (const std::string& s : services)
+    slos += fmt::format("{}{} {:.3g} ms", slos.empty() ? "" : ", ", s, 1e3 * summary["services"][s].value("slo_s", 0.0));
+  r.figures.push_back({"p99 latency per service and policy",
+                       "99th-percentile latency of each service (log scale). The SLOs are: " + slos + ".",
+                       render_bar_chart(p99)});
+
+  BarChart good = per_service(per, policies, services, "goodput_rps", 1,
+                              {.title = "Goodput", .x_label = "policy", .y_label = "requests within SLO per second"});
+  r.figures.push_back({"Goodput per service and policy",
+                       "Requests finished within the SLO per second. Throughput (every finished request) is in "
+                       "summary.json; goodput is what the service's users got.",
+                       render_bar_chart(good)});
+
+  BarChart fill = per_service(per, policies, services, "mean_batch_fill", 100,
+                              {.title = "Batch fill", .x_label = "policy", .y_label = "mean batch fill (%)"});
+  fill.reference_y = 100.0;
+  r.figures.push_back({"Batch fill per service and policy",
+                       "Mean batch size as a share of the service's max_batch: low fill means batches leave on the "
+                       "timeout or the SLO deadline rather than full.",
+                       render_bar_chart(fill)});
+
+  if (!shares.rows.empty()) {
+    constexpr size_t kMaxChanges = 2000;
+    double window_s = 0;
+    const XyPlot sms = shares_plot(shares, services, "sms", 1, "SMs", kMaxChanges, window_s);
+    r.figures.push_back({"SM share over time",
+                         fmt::format("SMs the elastic policy gave each service at each resize. The first {} of {} "
+                                     "share changes (the first {:.3g} ms); shares.csv has all of them.",
+                                     std::min(shares.rows.size(), kMaxChanges), shares.rows.size(), 1e3 * window_s),
+                         render_xy_plot(sms)});
+    const XyPlot bw = shares_plot(shares, services, "bandwidth_share", 100, "HBM bandwidth share (%)", kMaxChanges,
+                                  window_s);
+    r.figures.push_back({"Bandwidth share over time",
+                         "HBM bandwidth share per service over the same window; services run on what the others "
+                         "leave (bubble filling), so shares can sum to less than 100%.",
+                         render_xy_plot(bw)});
+  }
+
+  for (const std::string& p : policies) {
+    const nlohmann::ordered_json& j = per[p];
+    r.summary.emplace_back(fmt::format("{}: throughput / SLO attainment / SM / HBM", p),
+                           fmt::format("{:.6g} req/s / {:.2f}% / {:.1f}% / {:.1f}%", j.value("throughput_rps", 0.0),
+                                       100 * j.value("slo_attainment", 0.0), 100 * j.value("sm_utilisation", 0.0),
+                                       100 * j.value("hbm_utilisation", 0.0)));
+    if (j.contains("mig_layout")) {
+      std::string layout;
+      for (const auto& m : j["mig_layout"])
+        layout += fmt::format("{}{} {} at slice {} ({} SMs)", layout.empty() ? "" : "; ",
+                              m.value("service", std::string()), m.value("profile", std::string()),
+                              m.value("start", 0), m.value("sms", 0));
+      r.summary.emplace_back(p + ": MIG layout", layout);
+    }
+  }
+  return r;
+}
+
+}  // namespace parallax

@@ -1,0 +1,105 @@
+// File: models/calibration_data/calibration_file.h
+// A GPU's calibration: what `parallax fit` writes (results/calibration/<gpu>.yaml or --out) and
+// what scenarios (`calibration:`), `parallax predict collective --calibration` and
+// `parallax validate --calibration` read. Every section is optional; a section present was fitted
+// from the rows its `rows` count names. Format and meaning: docs/calibration.md.
+//
+//   format: parallax-calibration/1
+//   gpu: NVIDIA H200
+//   provenance: {source: ..., rows: ..., gpu_name: ..., driver: ..., ..., fit_by: ...}
+//   gemm: {sms, peak_flops, hbm_Bps, tile_m, tile_n, eta_max, k_half, eta_mem, overhead_s, rows, rms_log_error}
+//   copy: [{kind, host_memory, latency_s, bandwidth_Bps, rows}]
+//   launch: [{what, seconds, rows}]
+//   interference: {l2_self, l2_other, dram_self, dram_other, constant, rows}
+//   interdecom: [{m, n, k, copy_sms, copy_bytes, a_s, b_s, c_s, rows}]
+//   collectives: [{op, ranks, link_Bps, base_latency_s, step_latency_s, bandwidth_efficiency,
+//                  rows, median_rel_error, p95_rel_error, max_rel_error}]
+//
+// format_calibration_yaml writes it (deterministic: fixed key order, shortest round-trip numbers).
+// The strict reader is sim/scenario/calibration_reader.h (YAML parsing stays out of models/).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/gemm_cost.h"
+#include "models/kernel_interference.h"
+
+namespace parallax::models {
+
+struct CalibrationProvenance {
+  std::string source;        // the measurement directory or log it was fitted from
+  int rows = 0;              // measurement rows used by the fit
+  std::string gpu_name;      // from the measurements (empty for a nccl-tests log without one)
+  int sm_count = 0;
+  std::string driver, cuda;
+  std::optional<double> sm_clock_mhz, mem_clock_mhz;
+  std::string date;          // of the measurements
+  std::string git_commit;    // parallax commit that measured
+  std::string fit_by;        // parallax commit that fitted
+  std::string split;         // which rows were fitted on (docs/calibration.md)
+};
+
+struct GemmCalibration {
+  GpuComputeParams params;
+  int rows = 0;
+  double rms_log_error = 0.0;
+};
+
+struct CopyCalibration {
+  std::string kind;          // h2d | d2h | d2d | p2p
+  std::string host_memory;   // pinned | pageable | none
+  double latency_s = 0.0;
+  double bandwidth_Bps = 0.0;
+  int rows = 0;
+};
+
+struct LaunchCalibration {
+  std::string what;          // launch | sync | event_record
+  double seconds = 0.0;      // per item
+  int rows = 0;
+};
+
+struct InterferenceCalibration {
+  InterferenceCoefficients coefficients;
+  int rows = 0;
+};
+
+struct InterDecomCalibration {
+  long long m = 0, n = 0, k = 0, copy_sms = 0;
+  double copy_bytes = 0.0;
+  double a_s = 0.0, b_s = 0.0, c_s = 0.0;
+  int rows = 0;
+};
+
+struct CollectiveCalibration {
+  std::string op;            // all_reduce | all_gather | reduce_scatter
+  int ranks = 0;
+  double link_Bps = 0.0;     // per-GPU link bandwidth η refers to
+  double base_latency_s = 0.0;
+  double step_latency_s = 0.0;
+  double bandwidth_efficiency = 1.0;
+  int rows = 0;
+  double median_rel_error = 0.0, p95_rel_error = 0.0, max_rel_error = 0.0;  // on the fitted log
+};
+
+struct Calibration {
+  std::string gpu;
+  CalibrationProvenance provenance;
+  std::optional<GemmCalibration> gemm;
+  std::vector<CopyCalibration> copy;
+  std::vector<LaunchCalibration> launch;
+  std::optional<InterferenceCalibration> interference;
+  std::vector<InterDecomCalibration> interdecom;
+  std::vector<CollectiveCalibration> collectives;
+
+  const CopyCalibration* find_copy(const std::string& kind, const std::string& host_memory) const;
+  const CollectiveCalibration* find_collective(const std::string& op, int ranks) const;
+};
+
+inline constexpr const char* kCalibrationFormat = "parallax-calibration/1";
+
+std::string format_calibration_yaml(const Calibration& calibration);
+
+}  // namespace parallax::models

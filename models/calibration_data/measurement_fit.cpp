@@ -1,0 +1,186 @@
+// File: models/calibration_data/measurement_fit.cpp
+#include "models/calibration_data/measurement_fit.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "models/gemm_fit.h"
+#include "models/kernel_interference.h"
+#include "models/linear_time_fits.h"
+
+namespace parallax::models {
+
+namespace {
+
+GemmShape gemm_shape(const Measurement& r) {
+  return GemmShape{static_cast<int64_t>(r.number("m")), static_cast<int64_t>(r.number("n")),
+                   static_cast<int64_t>(r.number("k")), 2};
+}
+
+// A kernel's identity in a corun row: the `kernel` side or the `with` side.
+using KernelKey = std::tuple<std::string, double, double, double, std::string>;
+
+KernelKey self_key(const Measurement& r) {
+  return {r.text("kernel"), r.number("flops"), r.number("dram_bytes"), r.number("blocks"), r.text("sms")};
+}
+KernelKey other_key(const Measurement& r) {
+  return {r.text("with"), r.number("with_flops"), r.number("with_dram_bytes"), r.number("with_blocks"),
+          r.text("with_sms")};
+}
+
+// Isolated times: corun rows with `with=none`.
+std::map<KernelKey, double> alone_times(const std::vector<Measurement>& rows) {
+  std::map<KernelKey, double> alone;
+  for (const Measurement& r : rows)
+    if (r.family == MeasurementFamily::corun && r.text("with") == "none") alone[self_key(r)] = r.value;
+  return alone;
+}
+
+// The interference model's inputs for a co-run row, or nullopt without both isolated times.
+std::optional<InterferenceSample> corun_sample(const Measurement& r, const std::map<KernelKey, double>& alone,
+                                               double hbm_Bps) {
+  if (r.text("with") == "none") return std::nullopt;
+  const auto self = alone.find(self_key(r));
+  const auto other = alone.find(other_key(r));
+  if (self == alone.end() || other == alone.end()) return std::nullopt;
+  InterferenceSample s;
+  s.self.dram = std::min(1.0, r.number("dram_bytes") / (self->second * hbm_Bps));
+  s.other.dram = std::min(1.0, r.number("with_dram_bytes") / (other->second * hbm_Bps));
+  s.self.l2 = s.self.dram;  // no L2 profile: proxied by DRAM utilisation (kernel_interference.h)
+  s.other.l2 = s.other.dram;
+  s.slowdown = r.value / self->second;
+  return s;
+}
+
+using DecomKey = std::tuple<std::string, double, double, double, double, double>;
+DecomKey decom_key(const Measurement& r) {
+  return {r.text("dtype"), r.number("m"), r.number("n"), r.number("k"), r.number("copy_sms"), r.number("copy_bytes")};
+}
+
+const InterDecomCalibration* find_interdecom(const Calibration& c, const Measurement& r) {
+  for (const InterDecomCalibration& d : c.interdecom)
+    if (static_cast<double>(d.m) == r.number("m") && static_cast<double>(d.n) == r.number("n") &&
+        static_cast<double>(d.k) == r.number("k") && static_cast<double>(d.copy_sms) == r.number("copy_sms") &&
+        d.copy_bytes == r.number("copy_bytes"))
+      return &d;
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<bool> held_out_rows(const std::vector<Measurement>& rows) {
+  std::map<MeasurementFamily, std::vector<size_t>> by_family;
+  for (size_t i = 0; i < rows.size(); ++i) by_family[rows[i].family].push_back(i);
+  std::vector<bool> held(rows.size(), false);
+  for (auto& [family, idx] : by_family) {
+    std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return rows[a].case_id < rows[b].case_id; });
+    for (size_t j = 3; j < idx.size(); j += 4) held[idx[j]] = true;
+  }
+  return held;
+}
+
+Calibration fit_measurements(const std::vector<Measurement>& rows, const GpuComputeParams& hardware,
+                             const std::string& source) {
+  Calibration c;
+  c.provenance.source = source;
+  c.provenance.rows = static_cast<int>(rows.size());
+  if (!rows.empty()) {
+    const MeasurementProvenance& p = rows.front().provenance;
+    c.gpu = p.gpu_name;
+    c.provenance.gpu_name = p.gpu_name;
+    c.provenance.sm_count = p.sm_count;
+    c.provenance.driver = p.driver;
+    c.provenance.cuda = p.cuda;
+    c.provenance.sm_clock_mhz = p.sm_clock_mhz;
+    c.provenance.mem_clock_mhz = p.mem_clock_mhz;
+    c.provenance.date = p.date;
+    c.provenance.git_commit = p.git_commit;
+  }
+
+  std::vector<GemmSample> gemm;
+  std::map<std::pair<std::string, std::string>, std::vector<BytesTimeSample>> copy;
+  std::map<std::string, std::vector<double>> launch;
+  std::map<DecomKey, std::vector<DegreeTimeSample>> decom;
+  std::vector<InterferenceSample> corun;
+  const auto alone = alone_times(rows);
+  for (const Measurement& r : rows) {
+    switch (r.family) {
+      case MeasurementFamily::gemm: gemm.push_back({gemm_shape(r), r.value}); break;
+      case MeasurementFamily::copy:
+        copy[{r.text("kind"), r.text("host_memory")}].push_back({r.number("bytes"), r.value});
+        break;
+      case MeasurementFamily::launch: launch[r.text("what")].push_back(r.value); break;
+      case MeasurementFamily::interdecom: decom[decom_key(r)].push_back({r.number("d"), r.value}); break;
+      case MeasurementFamily::corun:
+        if (auto s = corun_sample(r, alone, hardware.hbm_Bps)) corun.push_back(*s);
+        break;
+      default: break;
+    }
+  }
+  if (gemm.size() >= 4) {
+    constexpr std::array<int64_t, 3> kTiles{64, 128, 256};
+    const GemmFitResult fit = fit_gemm_params(gemm, hardware, kTiles);
+    c.gemm = GemmCalibration{fit.params, static_cast<int>(gemm.size()), fit.rms_log_error};
+  }
+  for (const auto& [key, samples] : copy) {
+    try {
+      const AffineTransferFit f = fit_affine_transfer(samples);
+      c.copy.push_back({key.first, key.second, f.latency_s, f.bandwidth_Bps, static_cast<int>(samples.size())});
+    } catch (const std::invalid_argument&) {
+      // one size only: nothing to fit; validate reports these rows as unpredicted
+    }
+  }
+  for (const auto& [what, values] : launch)
+    c.launch.push_back({what, std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size()),
+                        static_cast<int>(values.size())});
+  if (corun.size() >= 5) c.interference = InterferenceCalibration{fit_interference(corun), static_cast<int>(corun.size())};
+  for (const auto& [key, samples] : decom) {
+    try {
+      const InterDecomFit f = fit_interdecom_abc(samples);
+      c.interdecom.push_back({static_cast<long long>(std::get<1>(key)), static_cast<long long>(std::get<2>(key)),
+                              static_cast<long long>(std::get<3>(key)), static_cast<long long>(std::get<4>(key)),
+                              std::get<5>(key), f.a_s, f.b_s, f.c_s, static_cast<int>(samples.size())});
+    } catch (const std::invalid_argument&) {
+      // fewer than three degrees for this shape
+    }
+  }
+  return c;
+}
+
+std::optional<double> predict_measurement(const Measurement& r, const Calibration& c,
+                                          const std::vector<Measurement>& all_rows,
+                                          const GpuComputeParams& hardware) {
+  switch (r.family) {
+    case MeasurementFamily::gemm:
+      if (!c.gemm) return std::nullopt;
+      return gemm_time_s(gemm_shape(r), c.gemm->params);
+    case MeasurementFamily::copy:
+      if (const CopyCalibration* k = c.find_copy(r.text("kind"), r.text("host_memory")))
+        return k->latency_s + r.number("bytes") / k->bandwidth_Bps;
+      return std::nullopt;
+    case MeasurementFamily::launch:
+      for (const LaunchCalibration& l : c.launch)
+        if (l.what == r.text("what")) return l.seconds;
+      return std::nullopt;
+    case MeasurementFamily::corun: {
+      if (!c.interference) return std::nullopt;
+      const auto alone = alone_times(all_rows);
+      const auto s = corun_sample(r, alone, hardware.hbm_Bps);
+      if (!s) return std::nullopt;
+      return alone.at(self_key(r)) * interference_slowdown(c.interference->coefficients, s->self, s->other);
+    }
+    case MeasurementFamily::interdecom:
+      if (const InterDecomCalibration* d = find_interdecom(c, r))
+        return d->a_s * r.number("d") + d->b_s + d->c_s / r.number("d");
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace parallax::models

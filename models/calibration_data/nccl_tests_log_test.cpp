@@ -1,0 +1,162 @@
+// File: models/calibration_data/nccl_tests_log_test.cpp
+// The nccl-tests reader on real published logs (tests/data/nccl-tests/README.md) and on broken
+// copies of them, and the collective fit on those logs.
+#include "models/calibration_data/nccl_tests_log.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "models/calibration_data/data_error.h"
+#include "models/calibration_data/nccl_tests_fit.h"
+
+namespace parallax::models {
+namespace {
+
+std::string data(const std::string& name) {
+  const char* root = std::getenv("PARALLAX_SOURCE_DIR");
+  return std::string(root ? root : ".") + "/tests/data/nccl-tests/" + name;
+}
+
+std::string error_of(const std::string& text, const std::string& path = "x.log") {
+  try {
+    parse_nccl_tests_log(text, path);
+  } catch (const DataError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+const std::string kHeader =
+    "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+
+TEST(NcclTestsLog, ReadsTheCurrentLayoutWithRanksAndTrailer) {
+  const NcclTestsLog log = read_nccl_tests_log(data("h200x16-all_gather_perf.log"));
+  EXPECT_EQ(log.ranks, 16);
+  EXPECT_EQ(log.devices.front(), "NVIDIA H200");
+  EXPECT_EQ(log.collective, "all_gather");
+  ASSERT_EQ(log.rows.size(), 24u);
+  EXPECT_EQ(log.rows.front().bytes, 1024.0);
+  EXPECT_EQ(log.rows.front().redop, "none");
+  EXPECT_DOUBLE_EQ(log.rows.back().out_of_place.time_s, 24739e-6);
+  ASSERT_TRUE(log.rows.back().in_place.has_value());
+  EXPECT_DOUBLE_EQ(log.rows.back().in_place->busbw_GBps, 332.16);
+  ASSERT_TRUE(log.avg_busbw_GBps.has_value());
+  EXPECT_DOUBLE_EQ(*log.avg_busbw_GBps, 121.902);
+  // algbw = S/t as nccl-tests prints it (2 decimals).
+  for (const NcclTestsRow& r : log.rows)
+    EXPECT_NEAR(r.bytes / r.out_of_place.time_s / 1e9, r.out_of_place.algbw_GBps, 0.006 + 1e-3 * r.out_of_place.algbw_GBps) << r.line;
+}
+
+TEST(NcclTestsLog, ReadsTheOlderLayoutWithErrorColumnAndInterleavedInfo) {
+  const NcclTestsLog log = read_nccl_tests_log(data("k80x4-all_reduce_perf-old.log"));
+  EXPECT_EQ(log.ranks, 4);
+  EXPECT_EQ(log.collective, "all_reduce");
+  ASSERT_EQ(log.rows.size(), 7u);
+  EXPECT_EQ(log.rows.front().line, 13);
+  EXPECT_EQ(log.rows.front().out_of_place.check, "2e-07");
+  EXPECT_FALSE(log.rows.front().out_of_place.wrong);
+}
+
+TEST(NcclTestsLog, StripsTheLauncherLabel) {
+  const NcclTestsLog log = read_nccl_tests_log(data("p5x16-all_reduce_perf-srun.log"));
+  EXPECT_EQ(log.ranks, 0);  // the excerpt has no rank lines: --gpus supplies P
+  ASSERT_EQ(log.rows.size(), 31u);
+  EXPECT_DOUBLE_EQ(log.rows.back().out_of_place.time_s, 33605e-6);
+}
+
+TEST(NcclTestsLog, OldestLayoutWithoutRedop) {
+  const std::string text =
+      "#       size         count    type     time   algbw   busbw  error     time   algbw   busbw  error\n"
+      "           0             0   float    57.30    0.00    0.00  0e+00    57.09    0.00    0.00  0e+00\n"
+      "          48             1   float    57.46    0.00    0.00  0e+00    57.40    0.00    0.00  0e+00\n";
+  const NcclTestsLog log = parse_nccl_tests_log(text, "v100.log");
+  ASSERT_EQ(log.rows.size(), 1u);  // size 0 skipped
+  EXPECT_EQ(log.rows[0].redop, "");
+  EXPECT_EQ(log.collective, "");
+}
+
+TEST(NcclTestsLog, MalformedRowsNameFileAndLine) {
+  EXPECT_EQ(error_of(kHeader + "        1024  256  float  sum  -1  28.5  0.04  0.07  0  28.2  0.04  0.07\n"),
+            "x.log:2: a table row needs 13 fields like its header, found 12");
+  EXPECT_EQ(error_of(kHeader + "        1024  256  float  sum  -1  fast  0.04  0.07  0  28.2  0.04  0.07  0\n"),
+            "x.log:2: time 'fast' is not a number of microseconds");
+  EXPECT_EQ(error_of(kHeader + "        1024  256  float  sum  -1  28.5  0.04  0.07  x  28.2  0.04  0.07  0\n"),
+            "x.log:2: #wrong 'x' is not a count");
+  EXPECT_EQ(error_of("# size count type\n"), "x.log:1: unrecognised nccl-tests column header (expected 'size "
+                                            "count type [redop] [root] time algbw busbw #wrong|error [time "
+                                            "algbw busbw #wrong|error]')");
+  EXPECT_EQ(error_of("hello\n"), "x.log: no nccl-tests column header ('#  size  count  type ... time  algbw  busbw ...')");
+  EXPECT_EQ(error_of(kHeader), "x.log: the nccl-tests table has no rows with size > 0");
+}
+
+TEST(NcclTestsLog, WrongResultsAreMarked) {
+  const NcclTestsLog log =
+      parse_nccl_tests_log(kHeader + "  1024  256  float  sum  -1  28.5  0.04  0.07  3  28.2  0.04  0.07  0\n", "all_reduce_perf.out");
+  EXPECT_TRUE(log.rows[0].out_of_place.wrong);
+  EXPECT_FALSE(log.rows[0].in_place->wrong);
+}
+
+// The ring fit recovers its own parameters from rows it generated (plus 1% seeded noise).
+TEST(NcclTestsFit, RecoversKnownRingParameters) {
+  CollectiveCalibration truth;
+  truth.op = "all_reduce";
+  truth.ranks = 8;
+  truth.link_Bps = 450e9;
+  truth.base_latency_s = 12e-6;
+  truth.step_latency_s = 1.5e-6;
+  truth.bandwidth_efficiency = 0.8;
+  NcclTestsLog log;
+  uint64_t state = 42;
+  for (double bytes = 1024; bytes <= 8.6e9; bytes *= 2) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double noise = 1.0 + 0.01 * (static_cast<double>(state >> 11) / 9007199254740992.0 * 2 - 1);
+    NcclTestsRow r;
+    r.bytes = bytes;
+    r.out_of_place.time_s = predict_collective_s(truth, CollectiveOp::all_reduce, bytes) * noise;
+    log.rows.push_back(r);
+  }
+  const NcclTestsFit fit = fit_nccl_tests(log, CollectiveOp::all_reduce, 8, 450e9);
+  EXPECT_NEAR(fit.calibration.bandwidth_efficiency, 0.8, 0.01);
+  EXPECT_NEAR(fit.calibration.base_latency_s + 14 * fit.calibration.step_latency_s, 12e-6 + 14 * 1.5e-6, 1.5e-6);
+  EXPECT_LT(fit.calibration.max_rel_error, 0.02);
+  EXPECT_LT(fit.held_out.max, 0.02);
+}
+
+// Real logs: the fitted ring's error on the log (numbers quoted in docs/calibration.md).
+TEST(NcclTestsFit, FitsThePublishedLogs) {
+  const NcclTestsLog h200 = read_nccl_tests_log(data("h200x16-all_gather_perf.log"));
+  const NcclTestsFit ag = fit_nccl_tests(h200, CollectiveOp::all_gather, 16, 450e9);
+  std::printf("h200x16 all_gather: eta %.4f base %.3g s step %.3g s; median %.3f p95 %.3f max %.3f; "
+              "held-out median %.3f p95 %.3f max %.3f\n",
+              ag.calibration.bandwidth_efficiency, ag.calibration.base_latency_s, ag.calibration.step_latency_s,
+              ag.calibration.median_rel_error, ag.calibration.p95_rel_error, ag.calibration.max_rel_error,
+              ag.held_out.median, ag.held_out.p95, ag.held_out.max);
+  // One α-β ring cannot follow NCCL's protocol switches (LL → LL128 → Simple) across 1 KiB-8 GiB:
+  // these are regression guards on the errors docs/calibration.md reports, not accuracy claims.
+  EXPECT_LT(ag.calibration.median_rel_error, 0.11);
+  EXPECT_LT(ag.calibration.max_rel_error, 0.42);
+  // The fitted bandwidth is bounded by what the log shows: busbw plateaus at ~326 GB/s.
+  EXPECT_LT(ag.calibration.bandwidth_efficiency * 450e9, 330e9);
+
+  const NcclTestsLog p5 = read_nccl_tests_log(data("p5x16-all_reduce_perf-srun.log"));
+  const NcclTestsFit ar = fit_nccl_tests(p5, CollectiveOp::all_reduce, 16, 450e9);
+  std::printf("p5x16 all_reduce: eta %.4f base %.3g s step %.3g s; median %.3f p95 %.3f max %.3f; "
+              "held-out median %.3f p95 %.3f max %.3f\n",
+              ar.calibration.bandwidth_efficiency, ar.calibration.base_latency_s, ar.calibration.step_latency_s,
+              ar.calibration.median_rel_error, ar.calibration.p95_rel_error, ar.calibration.max_rel_error,
+              ar.held_out.median, ar.held_out.p95, ar.held_out.max);
+  EXPECT_LT(ar.calibration.median_rel_error, 0.22);
+  EXPECT_LT(ar.calibration.max_rel_error, 0.46);
+  EXPECT_LT(ar.calibration.bandwidth_efficiency * 450e9, 490e9);  // busbw plateau ~487 GB/s
+
+  const NcclTestsLog k80 = read_nccl_tests_log(data("k80x4-all_reduce_perf-old.log"));
+  const NcclTestsFit k = fit_nccl_tests(k80, CollectiveOp::all_reduce, 4, 2.55e9);
+  std::printf("k80x4 all_reduce: eta %.4f; median %.4f max %.4f\n", k.calibration.bandwidth_efficiency,
+              k.calibration.median_rel_error, k.calibration.max_rel_error);
+  EXPECT_LT(k.calibration.max_rel_error, 0.02);  // pure bandwidth regime: flat busbw 2.53-2.56 GB/s
+}
+
+}  // namespace
+}  // namespace parallax::models

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <filesystem>
 
 #include "models/inference_kernels.h"
 #include "sim/engine/engine.h"
@@ -15,13 +14,10 @@
 #include "sim/policies/multiplex/multiplex_presets.h"
 #include "sim/policies/multiplex/rigid_mig_multiplex.h"
 #include "sim/policies/multiplex/static_multiplex.h"
-#include "sim/report/atomic_file.h"
-#include "sim/report/chrome_trace.h"
-#include "sim/report/json_output.h"
 #include "sim/scenario/gpu_partitioning_reader.h"
 #include "sim/scenario/model_catalog.h"
 #include "sim/workload/arrival_process.h"
-#include "tools/version.h"
+#include "tools/policy_summary.h"
 
 namespace parallax {
 
@@ -75,13 +71,7 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     services.push_back(service_model(spec, process->mean_rate_per_s()));
   }
 
-  nlohmann::ordered_json summary;
-  summary["scenario"] = sc.name;
-  summary["hardware"] = sc.hardware.name;
-  summary["seed"] = sc.seed;
-  summary["parallax_version"] = kParallaxVersion;
-  summary["git_commit"] = kParallaxGitCommit;
-  summary["workload_kind"] = "multiplex";
+  nlohmann::ordered_json summary = policy_summary_header(sc, "multiplex");
   summary["duration_s"] = w.duration_s;
   nlohmann::ordered_json& offered = summary["services"];
   for (size_t i = 0; i < w.services.size(); ++i) {
@@ -104,7 +94,7 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
                 "p50 ms", "p99 ms", "SM %", "HBM %");
   for (const std::string& name : w.policies) {
     Engine engine;
-    const bool traced = !options.out_dir.empty() && sc.output.trace && name == w.trace_policy;
+    const bool traced = traces_policy(sc, options, name, w.trace_policy);
     SimPlatform platform(engine, sc.hardware, traced ? &trace_log : nullptr);
     auto policy = make_multiplex_policy(name);
     MultiplexNode node(platform, *policy, mgpu, services, Time::seconds(w.duration_s));
@@ -152,27 +142,15 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
                     s.p99_latency_s * 1e3, m.sm_utilisation * 100, m.hbm_utilisation * 100);
       }
   }
-  if (!options.out_dir.empty()) {
-    const std::filesystem::path dir(options.out_dir);
-    std::filesystem::create_directories(dir);
-    std::filesystem::remove(dir / "summary.json");
-    std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
-    if (sc.output.trace) {
-      const ChromeTraceStats st = write_chrome_trace_file(dir / "trace.json", trace_log);
-      if (st.truncated)
-        std::fprintf(stderr, "note: trace.json holds the first %zu of %zu activities\n", st.records_written,
-                     st.records_total);
-    }
-    if (!trace_shares.empty()) {
-      std::string csv = "time_s,service,sms,bandwidth_share\n";
-      for (const ShareChange& c : trace_shares)
-        csv += fmt::format("{},{},{},{}\n", c.at.to_seconds(), services[static_cast<size_t>(c.service)].name, c.sms,
-                           c.bandwidth_share);
-      write_file_atomically(dir / "shares.csv", csv);
-    }
-    write_json_atomically(dir / "summary.json", summary);
-    if (!options.quiet) std::printf("\noutputs: %s\n", options.out_dir.c_str());
+  std::vector<ExtraOutputFile> extra;
+  if (!trace_shares.empty()) {
+    std::string csv = "time_s,service,sms,bandwidth_share\n";
+    for (const ShareChange& c : trace_shares)
+      csv += fmt::format("{},{},{},{}\n", c.at.to_seconds(), services[static_cast<size_t>(c.service)].name, c.sms,
+                         c.bandwidth_share);
+    extra.push_back({"shares.csv", csv});
   }
+  write_policy_outputs(sc, options, summary, &trace_log, extra);
   return 0;
 }
 

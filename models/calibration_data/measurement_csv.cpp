@@ -188,6 +188,7 @@ class RowReader {
   Measurement row(int line, std::string_view text) {
     if (text.find('"') != std::string_view::npos)
       fail(line, "quoted fields are not part of the measurement CSV (no field holds a comma)");
+    if (text.find('\r') != std::string_view::npos) fail(line, "stray carriage return inside the line");
     const std::vector<std::string_view> f = split(text, ',');
     if (f.size() != kColumns)
       fail(line, fmt::format("expected {} fields, found {}", kColumns, f.size()));
@@ -347,7 +348,7 @@ std::string format_measurements_csv(const std::vector<Measurement>& rows) {
     std::string config;
     for (const auto& [key, value] : m.config) {
       check_writable("config key", key, ",\"\r\n;=");
-      check_writable("config value", value, ",\"\r\n;=");
+      check_writable("config value", value, ",\"\r\n;");  // '=' is fine: the key ends at the first
       if (!config.empty()) config += ';';
       config += key + '=' + value;
     }

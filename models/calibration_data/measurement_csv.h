@@ -74,8 +74,8 @@ std::vector<Measurement> parse_measurements_csv(std::string_view text, const std
 std::vector<Measurement> read_measurements_csv(const std::string& path);
 
 // The CSV text of `rows` (header first). Throws std::invalid_argument for a row that would not
-// read back: a field holding a comma, quote or line break, a config key or value holding ';' or
-// '=', a missing required key, a non-finite value.
+// read back: a field holding a comma, quote or line break, a config key holding ';' or '=', a
+// config value holding ';', a missing required key, a non-finite value.
 std::string format_measurements_csv(const std::vector<Measurement>& rows);
 
 }  // namespace parallax::models

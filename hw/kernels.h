@@ -1,0 +1,41 @@
+// File: hw/kernels.h
+// The backend's own kernels (hw/kernels.cu), callable from plain C++:
+//  * intensity: streams a buffer with a tunable number of FMAs per element (hw/intensity_shape.h):
+//    compute-bound, memory-bound or anything between, on any grid; the interference probe.
+//  * copy: a grid-stride device copy with 16-byte loads, four in flight per thread. With
+//    `one_block_per_sm` each block takes more than half an SM's shared memory, so `blocks` blocks
+//    occupy exactly `blocks` SMs, the way NCCL's kernels hold their channels' SMs: a link's copy
+//    emulated on one GPU.
+//  * empty: nothing, for launch and synchronisation overheads.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "hw/intensity_shape.h"
+
+namespace parallax::hw {
+
+// With `one_block_per_sm`, shape.blocks blocks (of up to 1024 threads) run on exactly that many SMs.
+void launch_intensity(const IntensityShape& shape, void* buffer, bool one_block_per_sm, cudaStream_t stream);
+
+// `bytes` need not be a multiple of 16 (the tail is copied bytewise); src and dst 16-byte aligned.
+void launch_copy(const void* src, void* dst, size_t bytes, int blocks, int threads, bool one_block_per_sm,
+                 cudaStream_t stream);
+
+// Once per device before a one_block_per_sm launch (later calls return at once): raises the
+// kernels' shared-memory limit and checks that only one block fits on an SM (CudaError otherwise).
+void prepare_one_block_per_sm(int device);
+
+// Fills `bytes` with pseudo-random 16-bit floats in ±[0.5, 1) (bf16 or fp16 bit patterns): GEMM
+// inputs that are not all zero, so power and clocks are those of real work.
+void fill_random_halves(void* buffer, size_t bytes, bool bf16, uint32_t seed, cudaStream_t stream);
+
+void launch_empty(cudaStream_t stream);
+
+// Launch errors of the kernels above are reported by the next checked call; this checks now.
+void check_launch(const char* what, int device);
+
+}  // namespace parallax::hw

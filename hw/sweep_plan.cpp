@@ -1,0 +1,305 @@
+// File: hw/sweep_plan.cpp
+#include "hw/sweep_plan.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "hw/green_split.h"
+
+namespace parallax::hw {
+
+namespace {
+
+constexpr int64_t kKiB = 1024;
+constexpr int64_t kMiB = 1024 * kKiB;
+constexpr int64_t kGiB = 1024 * kMiB;
+
+// Fractions of the ceilings used only for time estimates (never for results).
+constexpr double kGemmEfficiency = 0.7;
+constexpr double kCopyEfficiency = 0.8;
+constexpr double kPageableBps = 12e9;       // pageable host memory goes through a staging copy
+constexpr double kCopyKernelPerSmBps = 60e9;  // one SM of the copy kernel, reads + writes
+constexpr double kLaunchOverheadS = 5e-6;
+constexpr double kPinPerByteS = 0.25 / kGiB;  // cudaMallocHost page-locking cost
+constexpr int kIntensityBlocksPerSm = 8;
+
+using Config = std::vector<std::pair<std::string, std::string>>;
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+struct Builder {
+  SweepPlan plan;
+  double target_s;  // time budget of one case's repetitions
+
+  void add(std::string family, std::string id, Config config, double one_s, int warmup = 2) {
+    PlanCase c;
+    c.family = std::move(family);
+    c.id = std::move(id);
+    c.config = std::move(config);
+    c.warmup = warmup;
+    c.reps = reps_for(one_s, target_s);
+    c.estimated_seconds = (c.warmup + c.reps) * one_s + 2e-3;  // + per-case setup
+    plan.cases.push_back(std::move(c));
+  }
+};
+
+double gemm_seconds(const DeviceFacts& d, int64_t m, int64_t n, int64_t k) {
+  const double flops = 2.0 * m * n * k;
+  const double bytes = 2.0 * (m * k + k * n + m * n);
+  return std::max(flops / (kGemmEfficiency * d.peak_flops), bytes / (kCopyEfficiency * d.hbm_Bps)) +
+         kLaunchOverheadS;
+}
+
+double copy_kernel_seconds(const DeviceFacts& d, int64_t bytes, int sms) {
+  const double bw = std::min(d.hbm_Bps * kCopyEfficiency, sms * kCopyKernelPerSmBps);
+  return 2.0 * static_cast<double>(bytes) / bw + kLaunchOverheadS;
+}
+
+void plan_gemm(Builder& b, const DeviceFacts& d, bool quick) {
+  std::vector<std::array<int64_t, 3>> shapes;
+  const std::vector<int64_t> squares =
+      quick ? std::vector<int64_t>{1024, 4096, 8192} : std::vector<int64_t>{256, 512, 1024, 2048, 4096, 8192, 16384};
+  for (int64_t s : squares) shapes.push_back({s, s, s});
+  // Token-count sweeps of transformer projections (Llama-class hidden 4096, FFN 14336).
+  const std::vector<int64_t> tokens =
+      quick ? std::vector<int64_t>{16, 1024, 8192} : std::vector<int64_t>{1, 16, 64, 256, 1024, 4096, 16384};
+  const std::vector<std::array<int64_t, 2>> nk =
+      quick ? std::vector<std::array<int64_t, 2>>{{4096, 4096}}
+            : std::vector<std::array<int64_t, 2>>{{4096, 4096}, {14336, 4096}, {4096, 14336}};
+  for (int64_t m : tokens)
+    for (auto [n, k] : nk) shapes.push_back({m, n, k});
+  for (const char* dtype : {"bf16", "fp16"}) {
+    std::set<std::array<int64_t, 3>> seen;
+    for (auto [m, n, k] : shapes) {
+      if (!seen.insert({m, n, k}).second) continue;
+      b.add("gemm", fmt::format("gemm/{}/{}x{}x{}", dtype, m, n, k),
+            {{"dtype", dtype}, {"m", str(m)}, {"n", str(n)}, {"k", str(k)}}, gemm_seconds(d, m, n, k), 3);
+    }
+  }
+}
+
+void plan_copy(Builder& b, const DeviceFacts& d, bool quick) {
+  const std::vector<int64_t> host_sizes =
+      quick ? std::vector<int64_t>{2 * kMiB, 128 * kMiB}
+            : std::vector<int64_t>{64 * kKiB, 2 * kMiB, 16 * kMiB, 128 * kMiB, 1 * kGiB};
+  for (const char* kind : {"h2d", "d2h"})
+    for (const char* mem : {"pinned", "pageable"})
+      for (int64_t bytes : host_sizes) {
+        const double bw = std::string_view(mem) == "pinned" ? d.host_link_Bps * kCopyEfficiency : kPageableBps;
+        b.add("copy", fmt::format("copy/{}/{}/{}", kind, mem, bytes),
+              {{"kind", kind}, {"host_memory", mem}, {"bytes", str(bytes)}},
+              static_cast<double>(bytes) / bw + 10e-6);
+      }
+  const std::vector<int64_t> device_sizes =
+      quick ? std::vector<int64_t>{256 * kMiB, 2 * kGiB}
+            : std::vector<int64_t>{16 * kMiB, 256 * kMiB, 1 * kGiB, 4 * kGiB};
+  for (int64_t bytes : device_sizes)
+    b.add("copy", fmt::format("copy/d2d/none/{}", bytes), {{"kind", "d2d"}, {"host_memory", "none"}, {"bytes", str(bytes)}},
+          copy_kernel_seconds(d, bytes, d.sms));
+}
+
+void plan_launch(Builder& b, bool quick) {
+  const std::vector<int> counts = quick ? std::vector<int>{1, 1000} : std::vector<int>{1, 10, 1000};
+  for (int n : counts)
+    b.add("launch", fmt::format("launch/launch/{}", n), {{"what", "launch"}, {"kernels", str(n)}},
+          n * kLaunchOverheadS + 20e-6);
+  b.add("launch", "launch/sync/1", {{"what", "sync"}, {"kernels", "1"}}, 1000 * 5e-6);
+  b.add("launch", "launch/event_record/1", {{"what", "event_record"}, {"kernels", "1"}}, 1000 * 3e-6);
+}
+
+// The two kernels of the co-run matrix, sized to run ~20 ms alone on the whole GPU.
+struct CorunKernel {
+  const char* name;
+  double flops;
+  double dram_bytes;
+};
+
+void plan_corun(Builder& b, const DeviceFacts& d, bool quick) {
+  const double solo_s = 0.02;
+  const CorunKernel kernels[] = {{"compute", d.fp32_flops * solo_s, 0},
+                                 {"memory", 0, std::round(d.hbm_Bps * solo_s / kGiB) * kGiB}};
+  const int blocks = d.sms * kIntensityBlocksPerSm;
+  const GpuPartitioning rules = green_rules(d.name, d.sms, d.green_min_sms, d.green_multiple_sms);
+  const std::vector<int> asked = quick ? std::vector<int>{32, 64} : std::vector<int>{16, 32, 64};
+  // Each split: the kernel's group of s SMs and the co-runner's group with the remaining SMs.
+  std::vector<std::pair<int, int>> splits;
+  for (int s : asked) {
+    const GreenSplit split = split_green_groups(rules, {s});
+    splits.push_back({split.groups[0], split.remaining});
+  }
+  const auto time_on = [&](const CorunKernel& k, int sms) {
+    const double share = static_cast<double>(sms) / d.sms;
+    return std::max(k.flops / (d.fp32_flops * share), k.dram_bytes / d.hbm_Bps) + kLaunchOverheadS;
+  };
+  const auto add = [&](const CorunKernel& k, const CorunKernel* w, int sms, int with_sms) {
+    const std::string s = sms == 0 ? "all" : str(sms);
+    const std::string ws = w == nullptr || with_sms == 0 ? "all" : str(with_sms);
+    // The co-runner does three times its solo work, so it outlasts the measured kernel.
+    const double wf = w ? 3 * w->flops : 0, wb = w ? 3 * w->dram_bytes : 0;
+    const double one = time_on(k, sms == 0 ? d.sms : sms) * (w ? 2.0 : 1.0) +
+                       (w ? time_on(*w, with_sms == 0 ? d.sms : with_sms) * 3 : 0);
+    b.add("corun", fmt::format("corun/{}@{}/{}@{}", k.name, s, w ? w->name : "none", ws),
+          {{"kernel", k.name},
+           {"flops", fmt::format("{:.0f}", k.flops)},
+           {"dram_bytes", fmt::format("{:.0f}", k.dram_bytes)},
+           {"blocks", str(blocks)},
+           {"with", w ? w->name : "none"},
+           {"with_flops", fmt::format("{:.0f}", wf)},
+           {"with_dram_bytes", fmt::format("{:.0f}", wb)},
+           {"with_blocks", w ? str(blocks) : "0"},
+           {"sms", s},
+           {"with_sms", ws}},
+          one, 1);
+  };
+  std::set<int> solo_sizes{0};
+  for (auto [s, rest] : splits) {
+    solo_sizes.insert(s);
+    solo_sizes.insert(rest);
+  }
+  for (const CorunKernel& k : kernels)
+    for (int s : solo_sizes) add(k, nullptr, s, 0);
+  for (const CorunKernel& k : kernels)
+    for (const CorunKernel& w : kernels) {
+      add(k, &w, 0, 0);
+      for (auto [s, rest] : splits) add(k, &w, s, rest);
+    }
+}
+
+void plan_swap(Builder& b, const DeviceFacts& d, const std::vector<PlanOptions::Model>& models, bool quick) {
+  const int64_t cap = quick ? 2 * kGiB : 16 * kGiB;
+  const PlanOptions::Model* sweep_model = nullptr;
+  for (const PlanOptions::Model& m : models) {
+    if (m.bytes > cap || m.bytes > d.memory_bytes / 4) continue;
+    if (!sweep_model && m.bytes >= 100 * kMiB) sweep_model = &m;
+    std::vector<int64_t> groups{0, 2 * kMiB};
+    if (sweep_model == &m)
+      groups = quick ? std::vector<int64_t>{0, kMiB / 2, 2 * kMiB, 16 * kMiB}
+                     : std::vector<int64_t>{0, kMiB / 2, 1 * kMiB, 2 * kMiB, 4 * kMiB, 8 * kMiB, 16 * kMiB};
+    const double one = static_cast<double>(m.bytes) / (d.host_link_Bps * kCopyEfficiency) + m.layers * 20e-6;
+    for (int64_t g : groups)
+      b.add("swap", fmt::format("swap/{}/{}", m.name, g),
+            {{"model", m.name}, {"model_bytes", str(m.bytes)}, {"layers", str(m.layers)}, {"group_bytes", str(g)},
+             {"path", "pcie"}},
+            one, 1);
+  }
+}
+
+// The GEMM of the overlap families and its output as the bytes a collective would move.
+struct OverlapGemm {
+  int64_t m, n, k;
+};
+
+void plan_interdecom(Builder& b, const DeviceFacts& d, bool quick) {
+  const std::vector<OverlapGemm> gemms = quick ? std::vector<OverlapGemm>{{8192, 8192, 8192}}
+                                               : std::vector<OverlapGemm>{{8192, 8192, 8192}, {16384, 8192, 4096}};
+  const std::vector<int> ds = quick ? std::vector<int>{1, 4, 16} : std::vector<int>{1, 2, 4, 8, 16, 32};
+  const std::vector<int> copy_sms = quick ? std::vector<int>{16} : std::vector<int>{8, 16, 32};
+  for (const OverlapGemm& g : gemms) {
+    const int64_t copy_bytes = g.m * g.n * 2;
+    for (int sms : copy_sms)
+      for (int dd : ds) {
+        const double one = gemm_seconds(d, g.m, g.n, g.k) + dd * kLaunchOverheadS +
+                           copy_kernel_seconds(d, copy_bytes, sms) / std::max(1, dd);
+        b.add("interdecom", fmt::format("interdecom/bf16/{}x{}x{}/d{}/sms{}", g.m, g.n, g.k, dd, sms),
+              {{"dtype", "bf16"}, {"m", str(g.m)}, {"n", str(g.n)}, {"k", str(g.k)}, {"d", str(dd)},
+               {"copy_sms", str(sms)}, {"copy_bytes", str(copy_bytes)}},
+              one);
+      }
+  }
+}
+
+void plan_intrafusion(Builder& b, const DeviceFacts& d, bool quick) {
+  const OverlapGemm g{8192, 8192, 8192};
+  const int64_t copy_bytes = g.m * g.n * 2;
+  const std::vector<int> stolen = quick ? std::vector<int>{0, 16} : std::vector<int>{0, 8, 16, 32};
+  for (int s : stolen) {
+    const int got = s == 0 ? 0 : split_green_groups(green_rules(d.name, d.sms, d.green_min_sms, d.green_multiple_sms), {s}).groups[0];
+    const double one = gemm_seconds(d, g.m, g.n, g.k) * d.sms / std::max(1, d.sms - got) +
+                       copy_kernel_seconds(d, copy_bytes, got == 0 ? d.sms : got);
+    b.add("intrafusion", fmt::format("intrafusion/bf16/{}x{}x{}/stolen{}", g.m, g.n, g.k, got),
+          {{"dtype", "bf16"}, {"m", str(g.m)}, {"n", str(g.n)}, {"k", str(g.k)}, {"stolen_sms", str(got)},
+           {"copy_bytes", str(copy_bytes)}},
+          one);
+  }
+}
+
+}  // namespace
+
+const std::string& PlanCase::get(std::string_view key) const {
+  for (const auto& [k, v] : config)
+    if (k == key) return v;
+  throw std::invalid_argument(fmt::format("case {} has no config key '{}'", id, key));
+}
+
+int64_t PlanCase::get_int(std::string_view key) const {
+  const std::string& v = get(key);
+  size_t used = 0;
+  const long long x = std::stoll(v, &used);
+  if (used != v.size()) throw std::invalid_argument(fmt::format("case {}: {}={} is not an integer", id, key, v));
+  return x;
+}
+
+std::string PlanCase::config_string() const {
+  std::string s;
+  for (const auto& [k, v] : config) {
+    if (!s.empty()) s += ';';
+    s += k + '=' + v;
+  }
+  return s;
+}
+
+double SweepPlan::estimated_seconds() const {
+  double t = setup_seconds;
+  for (const PlanCase& c : cases) t += c.estimated_seconds;
+  return t;
+}
+
+size_t SweepPlan::count(std::string_view family) const {
+  return static_cast<size_t>(std::count_if(cases.begin(), cases.end(), [&](const PlanCase& c) { return c.family == family; }));
+}
+
+int reps_for(double one_s, double target_s) {
+  if (one_s <= 0) return 200;
+  return static_cast<int>(std::clamp(std::ceil(target_s / one_s), 5.0, 200.0));
+}
+
+SweepPlan make_sweep_plan(const PlanOptions& options, const DeviceFacts& device) {
+  std::vector<std::string> families = options.families;
+  if (families.empty()) families.assign(std::begin(kMeasuredFamilies), std::end(kMeasuredFamilies));
+  for (const std::string& f : families) {
+    if (std::find(std::begin(kMeasuredFamilies), std::end(kMeasuredFamilies), f) != std::end(kMeasuredFamilies)) continue;
+    if (std::find(std::begin(kUnmeasuredFamilies), std::end(kUnmeasuredFamilies), f) != std::end(kUnmeasuredFamilies))
+      throw std::invalid_argument(fmt::format("family '{}' is not measured yet (docs/hardware.md); measured: {}", f,
+                                              fmt::join(kMeasuredFamilies, ",")));
+    throw std::invalid_argument(fmt::format("unknown family '{}'; measured: {}", f, fmt::join(kMeasuredFamilies, ",")));
+  }
+  const auto wanted = [&](std::string_view f) { return std::find(families.begin(), families.end(), f) != families.end(); };
+
+  Builder b{{}, options.quick ? 0.03 : 0.1};
+  b.plan.setup_seconds = 3.0;  // CUDA context, cuBLASLt handle, device buffers
+  if (wanted("gemm")) plan_gemm(b, device, options.quick);
+  if (wanted("copy")) {
+    plan_copy(b, device, options.quick);
+    b.plan.setup_seconds += (options.quick ? 128 * kMiB : 1 * kGiB) * kPinPerByteS;
+  }
+  if (wanted("launch")) plan_launch(b, options.quick);
+  if (wanted("corun")) plan_corun(b, device, options.quick);
+  if (wanted("swap")) {
+    const size_t before = b.plan.cases.size();
+    plan_swap(b, device, options.models, options.quick);
+    int64_t pinned = 0;
+    for (size_t i = before; i < b.plan.cases.size(); ++i) pinned = std::max(pinned, b.plan.cases[i].get_int("model_bytes"));
+    b.plan.setup_seconds += static_cast<double>(pinned) * kPinPerByteS;
+  }
+  if (wanted("interdecom")) plan_interdecom(b, device, options.quick);
+  if (wanted("intrafusion")) plan_intrafusion(b, device, options.quick);
+  return std::move(b.plan);
+}
+
+}  // namespace parallax::hw

@@ -1,0 +1,124 @@
+// File: hw/sweep_plan_test.cpp
+#include "hw/sweep_plan.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "models/calibration_data/measurement_csv.h"
+
+namespace parallax::hw {
+namespace {
+
+PlanOptions with_models(bool quick) {
+  PlanOptions o;
+  o.quick = quick;
+  // Sizes of the catalog's resnet152, bert_qa, llama2_7b and llama2_13b (fp32/fp16 bytes).
+  o.models = {{"resnet152", 241376928, 52}, {"bert_qa", 1336377352, 26}, {"llama2_7b", 13476831232, 34},
+              {"llama2_13b", 26031728640, 42}};
+  return o;
+}
+
+TEST(SweepPlan, EveryMeasuredFamilyHasCasesAndIdsAreUnique) {
+  const SweepPlan plan = make_sweep_plan(with_models(false), DeviceFacts::h200());
+  for (std::string_view f : kMeasuredFamilies) EXPECT_GT(plan.count(f), 0u) << f;
+  std::set<std::string> ids;
+  for (const PlanCase& c : plan.cases) {
+    EXPECT_TRUE(ids.insert(c.id).second) << "duplicate " << c.id;
+    EXPECT_GE(c.reps, 5) << c.id;
+    EXPECT_GT(c.estimated_seconds, 0) << c.id;
+    EXPECT_EQ(c.config_string().find(','), std::string::npos) << c.id;
+  }
+}
+
+TEST(SweepPlan, FullSweepFitsTheDeviceScriptBudget) {
+  // tools/device-check.sh has 8 minutes for the sweep, fit and validate: the sweep gets 5.
+  const SweepPlan full = make_sweep_plan(with_models(false), DeviceFacts::h200());
+  EXPECT_LT(full.estimated_seconds(), 300.0);
+  const SweepPlan quick = make_sweep_plan(with_models(true), DeviceFacts::h200());
+  EXPECT_LT(quick.estimated_seconds(), 60.0);
+  EXPECT_LT(quick.cases.size(), full.cases.size());
+}
+
+TEST(SweepPlan, CaseCountsPerFamily) {
+  const SweepPlan full = make_sweep_plan(with_models(false), DeviceFacts::h200());
+  // 7 squares + 7 token counts x 3 projections, for two dtypes; 4096^3 is both a square and a
+  // token shape and is measured once.
+  EXPECT_EQ(full.count("gemm"), 2u * (7 + 7 * 3 - 1));
+  // h2d/d2h x pinned/pageable x 5 sizes + 4 device sizes.
+  EXPECT_EQ(full.count("copy"), 4u * 5 + 4);
+  // Two GEMMs x 3 copy-SM counts x 6 chunk counts.
+  EXPECT_EQ(full.count("interdecom"), 2u * 3 * 6);
+  EXPECT_EQ(full.count("intrafusion"), 4u);
+  // Models above 16 GiB (llama2_13b) are left out.
+  for (const PlanCase& c : full.cases)
+    if (c.family == "swap") {
+      EXPECT_NE(c.get("model"), "llama2_13b");
+    }
+}
+
+TEST(SweepPlan, FamiliesFilterAndRejectUnknownOrUnmeasured) {
+  PlanOptions o = with_models(true);
+  o.families = {"gemm", "launch"};
+  const SweepPlan plan = make_sweep_plan(o, DeviceFacts::h200());
+  for (const PlanCase& c : plan.cases) EXPECT_TRUE(c.family == "gemm" || c.family == "launch") << c.id;
+  o.families = {"gemm", "gemmm"};
+  EXPECT_THROW(make_sweep_plan(o, DeviceFacts::h200()), std::invalid_argument);
+  o.families = {"serverless"};
+  try {
+    make_sweep_plan(o, DeviceFacts::h200());
+    FAIL() << "serverless is not measured";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("not measured yet"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SweepPlan, CorunSplitsFollowTheGreenContextGranularity) {
+  const SweepPlan plan = make_sweep_plan(with_models(false), DeviceFacts::h200());
+  bool saw_split = false;
+  for (const PlanCase& c : plan.cases) {
+    if (c.family != "corun" || c.get("sms") == "all" || c.get("with") == "none") continue;
+    const int64_t s = c.get_int("sms"), w = c.get_int("with_sms");
+    EXPECT_EQ(s % 8, 0) << c.id;
+    EXPECT_EQ(s + w, 132) << c.id;  // the co-runner gets the remainder
+    saw_split = true;
+  }
+  EXPECT_TRUE(saw_split);
+}
+
+// Every case becomes a row that the fit's strict reader accepts (keys, kinds, unique ids).
+TEST(SweepPlan, EveryCaseIsAValidMeasurementRow) {
+  const SweepPlan plan = make_sweep_plan(with_models(false), DeviceFacts::h200());
+  std::vector<models::Measurement> rows;
+  for (const PlanCase& c : plan.cases) {
+    models::Measurement m;
+    m.family = *models::parse_measurement_family(c.family);
+    m.case_id = c.id;
+    m.config = c.config;
+    m.value = c.estimated_seconds;
+    m.reps = c.reps;
+    m.provenance = {"NVIDIA H200", 132, "580", "13.0", std::nullopt, std::nullopt, "2026-11-30T00:00:00Z", "x"};
+    rows.push_back(m);
+  }
+  const std::string csv = models::format_measurements_csv(rows);
+  EXPECT_EQ(models::parse_measurements_csv(csv, "plan.csv").size(), plan.cases.size());
+}
+
+TEST(SweepPlan, RepsTargetTheCaseBudget) {
+  EXPECT_EQ(reps_for(1.0, 0.1), 5);      // slow case: the minimum
+  EXPECT_EQ(reps_for(0.001, 0.1), 100);  // 1 ms case: 100 ms of reps
+  EXPECT_EQ(reps_for(1e-7, 0.1), 200);   // capped
+}
+
+TEST(SweepPlan, ConfigAccessors) {
+  const SweepPlan plan = make_sweep_plan(with_models(true), DeviceFacts::h200());
+  const PlanCase& c = plan.cases.front();
+  ASSERT_EQ(c.family, "gemm");
+  EXPECT_EQ(c.config_string(), "dtype=bf16;m=1024;n=1024;k=1024");
+  EXPECT_EQ(c.get_int("m"), 1024);
+  EXPECT_THROW(c.get("nope"), std::invalid_argument);
+  EXPECT_THROW(c.get_int("dtype"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace parallax::hw

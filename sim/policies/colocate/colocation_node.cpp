@@ -32,20 +32,24 @@ ColocationNode::ColocationNode(Platform& platform, ColocationPolicy& policy, Col
     : platform_(platform), policy_(policy), setup_(std::move(setup)) {
   if (setup_.ls_kernels.empty()) throw std::invalid_argument("colocation: the LS request has no kernels");
   if (policy_.runs_be() && setup_.be_kernels.empty()) throw std::invalid_argument("colocation: the BE job has no kernels");
-  for (const NamedKernel& k : setup_.ls_kernels) ls_solo_s_ += kernel_time_s(k.shape, setup_.gpu.rates, setup_.gpu.rates.sms, 1.0);
+  for (const NamedKernel& k : setup_.ls_kernels) {
+    ls_solo_s_ += kernel_time_s(k.shape, setup_.gpu.rates, setup_.gpu.rates.sms, 1.0);
+    ls_peak_sm_need_ = std::max(ls_peak_sm_need_, k.shape.sm_need());
+  }
 }
 
 void ColocationNode::start(std::span<const Time> ls_arrivals) {
   arrivals_.assign(ls_arrivals.begin(), ls_arrivals.end());
   std::stable_sort(arrivals_.begin(), arrivals_.end());
   finish_s_.assign(arrivals_.size(), -1.0);
+  if (setup_.record_kernels) request_activities_.assign(arrivals_.size(), {});
   policy_.setup(platform_, setup_.gpu);
   if (!arrivals_.empty()) platform_.call_at(arrivals_[0], *this, make_tag(0, 0));
   try_be();
 }
 
 ActivityId ColocationNode::launch(const NamedKernel& k, const KernelPlacement& where, const KernelShape* other,
-                                  uint64_t tag) {
+                                  uint64_t tag, bool ls, double wait_s) {
   const DeviceRates& d = setup_.gpu.rates;
   const int s = std::max(1, where.max_sms > 0 ? where.max_sms : std::min(k.shape.sm_need(), d.sms));
   double alpha = 1.0;
@@ -55,10 +59,18 @@ ActivityId ColocationNode::launch(const NamedKernel& k, const KernelPlacement& w
   p.name = k.name;
   p.flops = k.shape.flops / d.eta_compute * wave_factor(k.shape, s) * alpha;
   p.dram_bytes = k.shape.dram_bytes * alpha;
+  // s SMs move at most s·bw_per_SM: as SM time, flops' / (P·s/S) >= bytes / (s·bw_per_SM).
+  if (d.bw_per_sm_Bps > 0) p.flops = std::max(p.flops, p.dram_bytes * d.peak_flops / (d.sms * d.bw_per_sm_Bps));
   p.max_sms = s;
   useful_flops_ += k.shape.flops;
   bytes_ += k.shape.dram_bytes;
-  return platform_.launch(setup_.gpu.gpu, where.partition, p, *this, tag);
+  const ActivityId id = platform_.launch(setup_.gpu.gpu, where.partition, p, *this, tag);
+  if (setup_.record_kernels) {
+    const double solo = kernel_time_s(k.shape, d, std::min(k.shape.sm_need(), d.sms), 1.0) - d.launch_s;
+    notes_.push_back({id, ls, s, solo, alpha, wait_s});
+    if (ls) request_activities_[ls_request_].push_back(id);
+  }
+  return id;
 }
 
 void ColocationNode::on_complete(uint64_t tag) {
@@ -69,6 +81,10 @@ void ColocationNode::on_complete(uint64_t tag) {
     ++next_arrival_;
     if (next_arrival_ < arrivals_.size()) platform_.call_at(arrivals_[next_arrival_], *this, make_tag(0, 0));
     if (!ls_busy_) start_next_ls();
+    return;
+  }
+  if (kind == 3) {  // the BE blocks in the LS kernel's way have drained
+    launch_placed_ls();
     return;
   }
   last_finish_ = std::max(last_finish_, now);
@@ -85,9 +101,14 @@ void ColocationNode::on_complete(uint64_t tag) {
     return;
   }
   be_running_ = false;
+  be_sms_ = 0;
   ++be_done_;
   be_last_finish_ = now;
   be_kernel_ = (be_kernel_ + 1) % setup_.be_kernels.size();
+  if (ls_waiting_for_be_) {
+    ls_waiting_for_be_ = false;
+    launch_ls();
+  }
   try_be();
 }
 
@@ -106,10 +127,26 @@ void ColocationNode::start_next_ls() {
 
 void ColocationNode::launch_ls() {
   const NamedKernel& k = setup_.ls_kernels[ls_kernel_];
-  const KernelPlacement where = policy_.place_ls(platform_, k.shape);
-  const KernelShape* other = be_running_ ? &setup_.be_kernels[be_kernel_].shape : nullptr;
+  if (!ls_kernel_running_) ls_asked_ = platform_.now();
+  BeView be;
+  if (be_running_) be = {&setup_.be_kernels[be_kernel_].shape, be_sms_};
+  ls_placed_ = policy_.place_ls(platform_, k.shape, be);
   ls_kernel_running_ = true;
-  launch(k, where, other, make_tag(1, ls_request_));
+  if (ls_placed_.after_be_kernel && be_running_) {
+    ls_waiting_for_be_ = true;
+    return;
+  }
+  if (ls_placed_.drain > Time::zero()) {
+    platform_.call_at(platform_.now() + ls_placed_.drain, *this, make_tag(3, 0));
+    return;
+  }
+  launch_placed_ls();
+}
+
+void ColocationNode::launch_placed_ls() {
+  const KernelShape* other = be_running_ ? &setup_.be_kernels[be_kernel_].shape : nullptr;
+  launch(setup_.ls_kernels[ls_kernel_], ls_placed_, other, make_tag(1, ls_request_), true,
+         (platform_.now() - ls_asked_).to_seconds());
 }
 
 void ColocationNode::try_be() {
@@ -119,10 +156,12 @@ void ColocationNode::try_be() {
   ls.active = ls_busy_;
   ls.running = ls_kernel_running_ ? &setup_.ls_kernels[ls_kernel_].shape : nullptr;
   ls.request_solo_s = ls_solo_s_;
+  ls.peak_sm_need = ls_peak_sm_need_;
   const std::optional<KernelPlacement> where = policy_.place_be(platform_, k.shape, ls);
   if (!where) return;
   be_running_ = true;
-  launch(k, *where, ls.running, make_tag(2, be_kernel_));
+  be_sms_ = std::max(1, where->max_sms > 0 ? where->max_sms : std::min(k.shape.sm_need(), setup_.gpu.rates.sms));
+  launch(k, *where, ls.running, make_tag(2, be_kernel_), false, 0);
 }
 
 ColocationMetrics ColocationNode::metrics() const {

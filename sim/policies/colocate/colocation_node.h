@@ -3,9 +3,12 @@
 // Platform. LS requests (one batch each) arrive at given times, wait FIFO and run one at a time as
 // their kernel sequence; the BE job runs its kernel sequence in a closed loop (one pass = one work
 // unit) until `be_stop`, one kernel at a time, whenever the policy admits it. Each launch carries
-// the kernel model's wave quantisation for the SMs it is given (models/kernel_time.h) and, where
-// the policy leaves L2/DRAM shared and the other tenant has a kernel running, the interference
-// factor α (models/kernel_interference.h). Metrics: docs/colocate.md.
+// the kernel model's wave quantisation for the SMs it is given (models/kernel_time.h), the per-SM
+// bandwidth cap (DeviceRates::bw_per_sm_Bps: a kernel on s SMs moves at most s·bw_per_SM bytes/s,
+// carried as SM time, since SMs stalled on memory are busy) and, where the policy leaves L2/DRAM
+// shared and the other tenant has a kernel running, the interference factor α
+// (models/kernel_interference.h). An LS kernel the policy holds back (BE eviction at a kernel or
+// block boundary) waits before its launch. Metrics: docs/colocate.md.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +38,16 @@ struct ColocationMetrics {
   std::vector<double> ls_latencies_s;  // per request, arrival order
 };
 
+// One launched kernel, for the timeline (kept only with ColocationSetup::record_kernels).
+struct ColocationKernelNote {
+  ActivityId activity = 0;
+  bool ls = false;
+  int sms = 0;          // SMs it may occupy (max_sms)
+  double solo_s = 0;    // isolated time on the whole GPU, its SM need, all bandwidth (no launch)
+  double alpha = 1;     // interference factor applied at launch
+  double wait_s = 0;    // LS: time held back by BE eviction before the launch
+};
+
 struct ColocationSetup {
   ColocationGpu gpu;
   std::vector<NamedKernel> ls_kernels;   // one LS request
@@ -43,6 +56,7 @@ struct ColocationSetup {
   Time be_stop;                          // BE starts no kernel at or after this time
   InterferenceCoefficients interference;
   bool interference_on = true;
+  bool record_kernels = false;           // keep kernel_notes() and request_activities()
 };
 
 class ColocationNode final : private CompletionListener {
@@ -54,14 +68,21 @@ class ColocationNode final : private CompletionListener {
   ColocationMetrics metrics() const;
   // The isolated time of one LS request on the whole GPU (Σ kernel_time_s on all SMs).
   double ls_request_solo_s() const { return ls_solo_s_; }
+  const std::vector<ColocationKernelNote>& kernel_notes() const { return notes_; }
+  // Per LS request (arrival order): its arrival, finish and the activity ids of its kernels.
+  const std::vector<std::vector<ActivityId>>& request_activities() const { return request_activities_; }
+  std::span<const Time> arrivals() const { return arrivals_; }
+  std::span<const double> finish_s() const { return finish_s_; }
 
  private:
-  enum class Tag : uint64_t { arrival = 0, ls_kernel = 1, be_kernel = 2 };
+  enum class Tag : uint64_t { arrival = 0, ls_kernel = 1, be_kernel = 2, ls_drained = 3 };
   void on_complete(uint64_t tag) override;
   void start_next_ls();
   void launch_ls();
   void try_be();
-  ActivityId launch(const NamedKernel& k, const KernelPlacement& where, const KernelShape* other, uint64_t tag);
+  void launch_placed_ls();
+  ActivityId launch(const NamedKernel& k, const KernelPlacement& where, const KernelShape* other, uint64_t tag,
+                    bool ls, double wait_s);
 
   Platform& platform_;
   ColocationPolicy& policy_;
@@ -72,15 +93,22 @@ class ColocationNode final : private CompletionListener {
   bool ls_busy_ = false;
   size_t ls_request_ = 0;
   size_t ls_kernel_ = 0;
-  bool ls_kernel_running_ = false;
+  bool ls_kernel_running_ = false;   // placed (possibly waiting for a drain) or running
+  bool ls_waiting_for_be_ = false;   // placed after_be_kernel: placed again when BE's kernel ends
+  KernelPlacement ls_placed_;        // the LS kernel waiting for its drain
+  Time ls_asked_;                    // when the current LS kernel was first placed
   std::vector<double> finish_s_;  // per request; < 0 = not finished
   size_t be_kernel_ = 0;
   bool be_running_ = false;
+  int be_sms_ = 0;  // SMs of the BE kernel in flight
   int64_t be_done_ = 0;
   double ls_solo_s_ = 0;
+  int ls_peak_sm_need_ = 0;
   double useful_flops_ = 0, bytes_ = 0;
   Time last_finish_;
   Time be_last_finish_;
+  std::vector<ColocationKernelNote> notes_;
+  std::vector<std::vector<ActivityId>> request_activities_;
 };
 
 }  // namespace parallax

@@ -14,10 +14,15 @@
 
 namespace parallax {
 
-// Where a kernel runs: a partition (or the whole GPU) and the SMs it may occupy at once.
+// Where a kernel runs: a partition (or the whole GPU) and the SMs it may occupy at once, and what
+// it must wait for first (an LS kernel only): the running BE kernel's end (kernel-boundary
+// eviction), or `drain`, the time the BE blocks in flight on the SMs it takes need to finish
+// (block-boundary eviction). Either wait is before the platform's own launch latency.
 struct KernelPlacement {
   PartitionId partition = kWholeGpu;
   int max_sms = 0;  // cap passed as KernelProfile::max_sms; also the s of wave quantisation
+  bool after_be_kernel = false;
+  Time drain = Time::zero();
 };
 
 // What the BE admission rule may look at.
@@ -25,6 +30,14 @@ struct LsView {
   bool active = false;                      // an LS request is being served
   const KernelShape* running = nullptr;     // the LS kernel in flight (nullptr between kernels)
   double request_solo_s = 0;                // the LS request's isolated time
+  int peak_sm_need = 0;                     // the largest SM need among the LS request's kernels
+                                            // (known from offline profiling)
+};
+
+// The BE kernel in flight, as an LS placement may look at it.
+struct BeView {
+  const KernelShape* running = nullptr;  // nullptr when no BE kernel is in flight
+  int sms = 0;                           // the SMs (whole TPCs) it was launched on
 };
 
 struct ColocationGpu {
@@ -41,7 +54,7 @@ class ColocationPolicy {
   virtual bool runs_be() const { return true; }
   // False when LS and BE have isolated L2 and DRAM (MIG): no interference term.
   virtual bool shares_memory_system() const { return true; }
-  virtual KernelPlacement place_ls(Platform& platform, const KernelShape& kernel) = 0;
+  virtual KernelPlacement place_ls(Platform& platform, const KernelShape& kernel, const BeView& be) = 0;
   // nullopt: the BE kernel waits; it is asked again at the next LS kernel start or end.
   virtual std::optional<KernelPlacement> place_be(Platform& platform, const KernelShape& kernel, const LsView& ls) = 0;
   // The LS service has no request left to serve.

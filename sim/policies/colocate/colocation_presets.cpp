@@ -7,6 +7,7 @@
 #include "sim/policies/colocate/orion_colocation.h"
 #include "sim/policies/colocate/sgdrc_colocation.h"
 #include "sim/policies/colocate/static_colocation.h"
+#include "sim/policies/colocate/temporal_colocation.h"
 
 namespace parallax {
 
@@ -17,7 +18,7 @@ struct Row {
   std::unique_ptr<ColocationPolicy> (*make)(const ColocationPolicyOptions&);
 };
 
-constexpr std::array<Row, 6> kRows{{
+constexpr std::array<Row, 7> kRows{{
     {"ls_alone", [](const ColocationPolicyOptions&) -> std::unique_ptr<ColocationPolicy> { return std::make_unique<LsAlone>(); }},
     {"mps", [](const ColocationPolicyOptions& o) -> std::unique_ptr<ColocationPolicy> {
        return std::make_unique<MpsShare>(o.mps_ls_percentage, o.mps_be_percentage);
@@ -31,7 +32,12 @@ constexpr std::array<Row, 6> kRows{{
     {"orion", [](const ColocationPolicyOptions& o) -> std::unique_ptr<ColocationPolicy> {
        return std::make_unique<OrionColocation>(o.orion_duration_threshold);
      }},
-    {"sgdrc", [](const ColocationPolicyOptions&) -> std::unique_ptr<ColocationPolicy> { return std::make_unique<SgdrcColocation>(); }},
+    {"temporal", [](const ColocationPolicyOptions&) -> std::unique_ptr<ColocationPolicy> {
+       return std::make_unique<TemporalColocation>();
+     }},
+    {"sgdrc", [](const ColocationPolicyOptions& o) -> std::unique_ptr<ColocationPolicy> {
+       return std::make_unique<SgdrcColocation>(o.sgdrc_eviction);
+     }},
 }};
 
 }  // namespace

@@ -1,6 +1,6 @@
 // File: sim/policies/colocate/colocation_presets.h
 // Colocation policies by name, as scenarios list them: ls_alone, mps, static_split, mig, orion,
-// sgdrc. Adding one = one policy file + one row in colocation_presets.cpp.
+// temporal, sgdrc. Adding one = one policy file + one row in colocation_presets.cpp.
 #pragma once
 
 #include <memory>
@@ -10,6 +10,7 @@
 
 #include "sim/platform/mig_layout.h"
 #include "sim/policies/colocate/colocation_policy.h"
+#include "sim/policies/colocate/sgdrc_colocation.h"
 
 namespace parallax {
 
@@ -20,6 +21,7 @@ struct ColocationPolicyOptions {
   double mps_ls_percentage = 100;       // mps: active-thread percentages
   double mps_be_percentage = 100;
   double orion_duration_threshold = 0.025;
+  SgdrcEviction sgdrc_eviction = SgdrcEviction::kernel;
 };
 
 std::span<const std::string_view> colocation_policy_names();

@@ -2,6 +2,7 @@
 // Colocation policies on a SimPlatform with one H200-like GPU (132 SMs, 989 TFLOP/s, 4.8 TB/s).
 #include <gtest/gtest.h>
 
+#include <map>
 #include <numeric>
 
 #include "sim/engine/engine.h"
@@ -43,6 +44,7 @@ struct Outcome {
   ColocationMetrics m;
   double ls_solo_s = 0;
   std::vector<ActivityRecord> records;
+  std::vector<ColocationKernelNote> notes;
 };
 
 // LS: a compute-bound kernel needing 40 SMs and a memory-bound one needing 20; BE: a big
@@ -60,7 +62,7 @@ ColocationSetup setup_for(const GpuPartitioning& parts) {
 }
 
 Outcome run(std::string_view policy_name, const std::vector<Time>& arrivals, ColocationPolicyOptions o = {},
-        bool interference = false) {
+            bool interference = false, double bw_per_sm_Bps = 0) {
   static const GpuPartitioning parts = h200_parts();
   o.mig_ls = {"4g.71gb", 0};
   o.mig_be = {"3g.71gb", 4};
@@ -70,10 +72,12 @@ Outcome run(std::string_view policy_name, const std::vector<Time>& arrivals, Col
   auto policy = make_colocation_policy(policy_name, o);
   ColocationSetup s = setup_for(parts);
   s.interference_on = interference;
+  s.gpu.rates.bw_per_sm_Bps = bw_per_sm_Bps;
+  s.record_kernels = true;
   ColocationNode node(platform, *policy, s);
   node.start(arrivals);
   engine.run();
-  return {node.metrics(), node.ls_request_solo_s(), log.records};
+  return {node.metrics(), node.ls_request_solo_s(), log.records, node.kernel_notes()};
 }
 
 std::vector<Time> spaced(int n, Time gap) {
@@ -120,26 +124,102 @@ TEST(Colocation, RequestsAreNeverLostUnderAnyPolicy) {
   }
 }
 
-// SGDRC: LS takes the TPCs and colours its kernel needs at once (fluid eviction of BE), so a
-// compute-bound LS kernel takes exactly its isolated time although BE runs all the time; a
-// memory-bound one is held to at most C-1 of C colours (BE keeps one): <= 8/7 of its solo time.
-TEST(Colocation, SgdrcNeverDelaysLsBeyondItsSoloTime) {
-  const Outcome alone = run("ls_alone", spaced(20, Time::ms(3)));
-  const Outcome sgdrc = run("sgdrc", spaced(20, Time::ms(3)));
-  ASSERT_EQ(sgdrc.m.ls_finished, 20);
-  for (size_t i = 0; i < 20; ++i)
-    EXPECT_LE(sgdrc.m.ls_latencies_s[i], alone.m.ls_latencies_s[i] * 8.0 / 7.0 * (1 + 1e-9)) << i;
-  const auto duration_of = [](const Outcome& o, const std::string& name) {
-    for (const ActivityRecord& a : o.records)
+// SGDRC: LS takes the TPCs and colours its kernel needs, so once it runs a compute-bound LS kernel
+// takes exactly its isolated time although BE runs all the time; a memory-bound one is held to at
+// most C-1 of C colours (BE keeps one): 8/7 of its solo time.
+TEST(Colocation, SgdrcLsKernelsRunAtTheirSoloSpeed) {
+  for (const SgdrcEviction e : {SgdrcEviction::kernel, SgdrcEviction::block}) {
+    ColocationPolicyOptions o;
+    o.sgdrc_eviction = e;
+    const Outcome alone = run("ls_alone", spaced(20, Time::ms(3)));
+    const Outcome sgdrc = run("sgdrc", spaced(20, Time::ms(3)), o);
+    ASSERT_EQ(sgdrc.m.ls_finished, 20);
+    const auto duration_of = [](const Outcome& r, const std::string& name) {
+      for (const ActivityRecord& a : r.records)
+        if (a.name == name) return (a.end - a.start).to_seconds();
+      return -1.0;
+    };
+    EXPECT_NEAR(duration_of(sgdrc, "ls/a"), duration_of(alone, "ls/a"), 1e-12);
+    EXPECT_NEAR(duration_of(sgdrc, "ls/b"), duration_of(alone, "ls/b") * 8.0 / 7.0, 1e-12);
+    EXPECT_GT(sgdrc.m.be_kernels, 10);
+    // Every LS kernel ran in the LS partition, every BE kernel in the BE one.
+    for (const ActivityRecord& a : sgdrc.records)
+      EXPECT_EQ(a.partition, a.name.rfind("ls/", 0) == 0 ? "sgdrc-ls" : "sgdrc-be") << a.name;
+  }
+}
+
+// The bound: BE never delays an LS kernel beyond one BE kernel boundary. Kernel eviction:
+// an LS kernel that waited was launched exactly when a BE kernel ended, and waited less than that
+// kernel's duration. Block eviction: it waited one wave of the BE kernel in its way, less still.
+// The LS arrivals fall while BE kernels run (BE starts at 0, LS every 0.7 ms).
+TEST(Colocation, SgdrcDelaysLsByAtMostOneBeKernel) {
+  for (const SgdrcEviction e : {SgdrcEviction::kernel, SgdrcEviction::block}) {
+    ColocationPolicyOptions o;
+    o.sgdrc_eviction = e;
+    const Outcome r = run("sgdrc", spaced(40, Time::us(700)), o);
+    ASSERT_EQ(r.m.ls_finished, 40);
+    std::map<uint64_t, const ActivityRecord*> by_id;
+    for (const ActivityRecord& a : r.records) by_id[a.id] = &a;
+    int waited = 0;
+    for (const ColocationKernelNote& n : r.notes) {
+      if (!n.ls || n.wait_s == 0) continue;
+      ++waited;
+      const ActivityRecord& ls = *by_id.at(n.activity);
+      const Time placed = ls.issued - Time::seconds(n.wait_s);  // when it was first placed (±1 ps)
+      const ActivityRecord* be = nullptr;  // the BE kernel in the LS kernel's way
+      for (const ActivityRecord& a : r.records)
+        if (a.name.rfind("be/", 0) == 0 && a.start <= placed + Time::ns(1) && a.end + Time::ns(1) >= placed) be = &a;
+      ASSERT_NE(be, nullptr);
+      EXPECT_LE(n.wait_s, (be->end - be->start).to_seconds() * (1 + 1e-9));
+      if (e == SgdrcEviction::kernel) {
+        EXPECT_EQ(ls.issued, be->end);
+      }
+    }
+    EXPECT_GT(waited, 0) << "no LS kernel ever found BE in its way: the test proves nothing";
+  }
+}
+
+// Temporal multiplexing: BE never runs while an LS request is in service, and an LS request waits
+// at most for the BE kernel in flight.
+TEST(Colocation, TemporalNeverOverlapsLsAndBe) {
+  const Outcome r = run("temporal", spaced(40, Time::us(700)));
+  ASSERT_EQ(r.m.ls_finished, 40);
+  EXPECT_GT(r.m.be_kernels, 0);
+  for (const ActivityRecord& ls : r.records) {
+    if (ls.name.rfind("ls/", 0) != 0) continue;
+    for (const ActivityRecord& be : r.records)
+      if (be.name.rfind("be/", 0) == 0) {
+        EXPECT_TRUE(be.end <= ls.start || be.start >= ls.end) << ls.id << " " << be.id;
+      }
+  }
+}
+
+// The per-SM bandwidth cap: a memory-bound kernel on s SMs moves at most s·bw_per_SM, so alone
+// on 20 SMs with 50 GB/s each, 2 GB take 2 ms instead of 2e9 / 4.8e12 = 0.42 ms.
+TEST(Colocation, PerSmBandwidthCapBoundsFewSms) {
+  const Outcome capped = run("ls_alone", spaced(1, Time::ms(1)), {}, false, 50e9);
+  const Outcome free = run("ls_alone", spaced(1, Time::ms(1)), {}, false, 0);
+  const auto duration_of = [](const Outcome& r, const std::string& name) {
+    for (const ActivityRecord& a : r.records)
       if (a.name == name) return (a.end - a.start).to_seconds();
     return -1.0;
   };
-  EXPECT_NEAR(duration_of(sgdrc, "ls/a"), duration_of(alone, "ls/a"), 1e-12);
-  EXPECT_NEAR(duration_of(sgdrc, "ls/b"), duration_of(alone, "ls/b") * 8.0 / 7.0, 1e-12);
-  EXPECT_GT(sgdrc.m.be_kernels, 10);
-  // Every LS kernel ran in the LS partition, every BE kernel in the BE one.
-  for (const ActivityRecord& a : sgdrc.records)
-    EXPECT_EQ(a.partition, a.name.rfind("ls/", 0) == 0 ? "sgdrc-ls" : "sgdrc-be") << a.name;
+  EXPECT_NEAR(duration_of(free, "ls/b"), 2e9 / 4.8e12, 1e-12);
+  EXPECT_NEAR(duration_of(capped, "ls/b"), 2e9 / (20 * 50e9), 1e-12);
+}
+
+// Every kernel's SM cap and partition fit in the device: the partitions the policies create never
+// reserve more SMs than the GPU has (SimPlatform throws otherwise) and no kernel asks for more.
+TEST(Colocation, SmSharesNeverExceedTheDevice) {
+  std::vector<Time> arrivals;
+  for (int i = 0; i < 100; ++i) arrivals.push_back(Time::us(301) * i);
+  for (std::string_view name : colocation_policy_names()) {
+    const Outcome r = run(name, arrivals);
+    for (const ColocationKernelNote& n : r.notes) {
+      EXPECT_GE(n.sms, 1) << name;
+      EXPECT_LE(n.sms, 132) << name;
+    }
+  }
 }
 
 // Naive MPS sharing slows LS down against LS alone; MIG isolates but gives LS only 64 SMs.

@@ -5,7 +5,7 @@
 
 namespace parallax {
 
-KernelPlacement OrionColocation::place_ls(Platform&, const KernelShape& k) {
+KernelPlacement OrionColocation::place_ls(Platform&, const KernelShape& k, const BeView&) {
   return {kWholeGpu, std::min(k.sm_need(), gpu_.rates.sms)};
 }
 

@@ -19,7 +19,7 @@ class OrionColocation final : public ColocationPolicy {
   explicit OrionColocation(double duration_threshold = 0.025) : duration_threshold_(duration_threshold) {}
   std::string name() const override { return "orion"; }
   void setup(Platform&, const ColocationGpu& gpu) override { gpu_ = gpu; }
-  KernelPlacement place_ls(Platform&, const KernelShape& k) override;
+  KernelPlacement place_ls(Platform&, const KernelShape& k, const BeView&) override;
   std::optional<KernelPlacement> place_be(Platform&, const KernelShape& k, const LsView& ls) override;
 
  private:

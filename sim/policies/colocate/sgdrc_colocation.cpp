@@ -33,19 +33,37 @@ void SgdrcColocation::resize(Platform& platform, int ls_sms, int ls_colours) {
   ls_colours_ = ls_colours;
 }
 
-KernelPlacement SgdrcColocation::place_ls(Platform& platform, const KernelShape& k) {
+Time be_block_drain(const KernelShape& be, const DeviceRates& d, int sms) {
+  const int s = std::max(1, std::min(sms, be.sm_need()));
+  const double solo = kernel_time_s(be, d, s, 1.0) - d.launch_s;
+  return Time::seconds(solo / static_cast<double>(kernel_waves(be, s)));
+}
+
+KernelPlacement SgdrcColocation::place_ls(Platform& platform, const KernelShape& k, const BeView& be) {
   const GpuPartitioning& g = *gpu_.partitioning;
   const DeviceRates& d = gpu_.rates;
   const int s = std::min(round_to_tpcs(g, k.sm_need()), d.sms - g.sms_per_tpc);
+  const bool takes_be_tpcs = be.running != nullptr && be.sms > d.sms - s;
+  KernelPlacement where{ls_, std::min(k.sm_need(), s)};
+  if (takes_be_tpcs && eviction_ == SgdrcEviction::kernel) {
+    where.after_be_kernel = true;  // asked again when the BE kernel ends; nothing changes yet
+    return where;
+  }
+  if (takes_be_tpcs) where.drain = be_block_drain(*be.running, d, be.sms);
   const double t_comp = kernel_compute_s(k, d, s);
   const double demand = t_comp > 0 ? k.dram_bytes / (t_comp * d.hbm_Bps) : 1.0;
   const int colours = std::min(colours_for_share(g, demand), g.channel_colours - 1);
   resize(platform, s, colours);
-  return {ls_, std::min(k.sm_need(), s)};
+  return where;
 }
 
-std::optional<KernelPlacement> SgdrcColocation::place_be(Platform&, const KernelShape& k, const LsView&) {
-  return KernelPlacement{be_, std::min(k.sm_need(), gpu_.rates.sms - ls_sms_)};
+std::optional<KernelPlacement> SgdrcColocation::place_be(Platform&, const KernelShape& k, const LsView& ls) {
+  // While an LS request is in service, BE is masked off the TPCs any of its kernels will need, so
+  // only an LS request's first kernel can find BE in its way.
+  const GpuPartitioning& g = *gpu_.partitioning;
+  int ls_hold = ls_sms_;
+  if (ls.active) ls_hold = std::max(ls_hold, std::min(round_to_tpcs(g, ls.peak_sm_need), gpu_.rates.sms - g.sms_per_tpc));
+  return KernelPlacement{be_, std::min(k.sm_need(), gpu_.rates.sms - ls_hold)};
 }
 
 void SgdrcColocation::on_ls_idle(Platform& platform) { resize(platform, gpu_.partitioning->sms_per_tpc, 0); }

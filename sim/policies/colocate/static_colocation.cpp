@@ -8,11 +8,11 @@
 
 namespace parallax {
 
-KernelPlacement LsAlone::place_ls(Platform&, const KernelShape& k) {
+KernelPlacement LsAlone::place_ls(Platform&, const KernelShape& k, const BeView&) {
   return {kWholeGpu, std::min(k.sm_need(), gpu_.rates.sms)};
 }
 
-KernelPlacement MpsShare::place_ls(Platform&, const KernelShape& k) {
+KernelPlacement MpsShare::place_ls(Platform&, const KernelShape& k, const BeView&) {
   return {kWholeGpu, mps_kernel_max_sms(k.sm_need(), gpu_.rates.sms, ls_pct_)};
 }
 
@@ -28,7 +28,7 @@ void StaticSplit::setup(Platform& platform, const ColocationGpu& gpu) {
   be_ = platform.create_partition(gpu.gpu, {be_sms_, 1.0, "be"});
 }
 
-KernelPlacement StaticSplit::place_ls(Platform&, const KernelShape& k) { return {ls_, std::min(k.sm_need(), ls_sms_)}; }
+KernelPlacement StaticSplit::place_ls(Platform&, const KernelShape& k, const BeView&) { return {ls_, std::min(k.sm_need(), ls_sms_)}; }
 
 std::optional<KernelPlacement> StaticSplit::place_be(Platform&, const KernelShape& k, const LsView&) {
   return KernelPlacement{be_, std::min(k.sm_need(), be_sms_)};
@@ -40,7 +40,7 @@ void MigSplit::setup(Platform& platform, const ColocationGpu& gpu) {
   be_ = platform.create_partition(gpu.gpu, mig_partition_spec(instances_[1], "mig-be-" + instances_[1].profile));
 }
 
-KernelPlacement MigSplit::place_ls(Platform&, const KernelShape& k) {
+KernelPlacement MigSplit::place_ls(Platform&, const KernelShape& k, const BeView&) {
   return {ls_, std::min(k.sm_need(), instances_[0].sms)};
 }
 

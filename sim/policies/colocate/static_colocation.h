@@ -22,7 +22,7 @@ class LsAlone final : public ColocationPolicy {
   std::string name() const override { return "ls_alone"; }
   void setup(Platform&, const ColocationGpu& gpu) override { gpu_ = gpu; }
   bool runs_be() const override { return false; }
-  KernelPlacement place_ls(Platform&, const KernelShape& k) override;
+  KernelPlacement place_ls(Platform&, const KernelShape& k, const BeView&) override;
   std::optional<KernelPlacement> place_be(Platform&, const KernelShape&, const LsView&) override { return std::nullopt; }
 
  private:
@@ -34,7 +34,7 @@ class MpsShare final : public ColocationPolicy {
   MpsShare(double ls_percentage, double be_percentage) : ls_pct_(ls_percentage), be_pct_(be_percentage) {}
   std::string name() const override { return "mps"; }
   void setup(Platform&, const ColocationGpu& gpu) override { gpu_ = gpu; }
-  KernelPlacement place_ls(Platform&, const KernelShape& k) override;
+  KernelPlacement place_ls(Platform&, const KernelShape& k, const BeView&) override;
   std::optional<KernelPlacement> place_be(Platform&, const KernelShape& k, const LsView&) override;
 
  private:
@@ -47,7 +47,7 @@ class StaticSplit final : public ColocationPolicy {
   explicit StaticSplit(int ls_sms) : ls_sms_(ls_sms) {}
   std::string name() const override { return "static_split"; }
   void setup(Platform& platform, const ColocationGpu& gpu) override;
-  KernelPlacement place_ls(Platform&, const KernelShape& k) override;
+  KernelPlacement place_ls(Platform&, const KernelShape& k, const BeView&) override;
   std::optional<KernelPlacement> place_be(Platform&, const KernelShape& k, const LsView&) override;
   int ls_sms() const { return ls_sms_; }
   int be_sms() const { return be_sms_; }
@@ -63,7 +63,7 @@ class MigSplit final : public ColocationPolicy {
   std::string name() const override { return "mig"; }
   void setup(Platform& platform, const ColocationGpu& gpu) override;
   bool shares_memory_system() const override { return false; }
-  KernelPlacement place_ls(Platform&, const KernelShape& k) override;
+  KernelPlacement place_ls(Platform&, const KernelShape& k, const BeView&) override;
   std::optional<KernelPlacement> place_be(Platform&, const KernelShape& k, const LsView&) override;
 
  private:

@@ -31,8 +31,9 @@ std::string render_html_report(const HtmlReport& r) {
   out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += "<title>" + xml_escape(r.title) + "</title>\n<style>\n" + kStyle + "\n</style>\n</head>\n<body>\n";
-  out += "<h1>" + xml_escape(r.title) + "</h1>\n<p class=\"kind\">parallax run, workload kind <b>" +
-         xml_escape(r.kind) + "</b></p>\n";
+  out += "<h1>" + xml_escape(r.title) + "</h1>\n<p class=\"kind\">" + xml_escape(r.command);
+  if (!r.kind.empty()) out += ", workload kind <b>" + xml_escape(r.kind) + "</b>";
+  out += "</p>\n";
   out += "<section id=\"summary\">\n<h2>Summary</h2>\n";
   key_value_table(out, r.summary, true);
   out += "</section>\n<section id=\"plots\">\n<h2>Plots</h2>\n";
@@ -42,9 +43,26 @@ std::string render_html_report(const HtmlReport& r) {
     out += "<figcaption><b>" + xml_escape(f.title) + ".</b> " + xml_escape(f.caption) + "</figcaption>\n</figure>\n";
   }
   for (const std::string& n : r.notes) out += "<p>" + xml_escape(n) + "</p>\n";
-  out += "</section>\n<section id=\"scenario\">\n<h2>Scenario</h2>\n<details>\n<summary>" +
-         xml_escape(r.scenario.name) + " (" + xml_escape(r.scenario.source) + ")</summary>\n<pre>" +
-         xml_escape(r.scenario.text) + "</pre>\n</details>\n</section>\n";
+  out += "</section>\n";
+  if (!r.tables.empty()) {
+    out += "<section id=\"tables\">\n";
+    for (const ReportTable& t : r.tables) {
+      out += "<h2>" + xml_escape(t.title) + "</h2>\n<p>" + xml_escape(t.caption) + "</p>\n<table>\n<tr>";
+      for (const std::string& h : t.header) out += "<th>" + xml_escape(h) + "</th>";
+      out += "</tr>\n";
+      for (const auto& row : t.rows) {
+        out += "<tr>";
+        for (const std::string& cell : row) out += "<td class=\"num\">" + xml_escape(cell) + "</td>";
+        out += "</tr>\n";
+      }
+      out += "</table>\n";
+    }
+    out += "</section>\n";
+  }
+  if (!r.scenario.source.empty() || !r.scenario.text.empty())
+    out += "<section id=\"scenario\">\n<h2>Scenario</h2>\n<details>\n<summary>" + xml_escape(r.scenario.name) +
+           " (" + xml_escape(r.scenario.source) + ")</summary>\n<pre>" + xml_escape(r.scenario.text) +
+           "</pre>\n</details>\n</section>\n";
   out += "<section id=\"provenance\">\n<h2>Provenance</h2>\n";
   key_value_table(out, r.provenance, false);
   out += "</section>\n</body>\n</html>\n";

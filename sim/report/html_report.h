@@ -19,6 +19,14 @@ struct ReportFigure {
   std::string svg;      // from render_xy_plot / render_bar_chart
 };
 
+// A table of rows (a sweep's points), printed after the plots.
+struct ReportTable {
+  std::string title;
+  std::string caption;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+};
+
 struct ReportScenario {
   std::string name;
   std::string source;  // the file path, or "<embedded quickstart>"
@@ -27,11 +35,13 @@ struct ReportScenario {
 
 struct HtmlReport {
   std::string title;
-  std::string kind;  // transfers, overlap, serverless, ...
+  std::string command = "parallax run";  // what wrote the directory
+  std::string kind;  // workload kind: transfers, overlap, serverless, ...; empty for sweep, validate
   std::vector<std::pair<std::string, std::string>> summary;  // key numbers, in order
   std::vector<ReportFigure> figures;
   std::vector<std::string> notes;  // plain-text paragraphs after the figures
-  ReportScenario scenario;
+  std::vector<ReportTable> tables;
+  ReportScenario scenario;  // the section is left out when both source and text are empty
   std::vector<std::pair<std::string, std::string>> provenance;
 };
 

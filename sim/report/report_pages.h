@@ -58,6 +58,17 @@ HtmlReport serverless_report_page(const nlohmann::ordered_json& summary, const C
 // colocate: LS latency vs SLO, LS SLO attainment, BE throughput, SM/HBM utilisation per policy.
 HtmlReport colocate_report_page(const nlohmann::ordered_json& summary);
 
+// A sweep folder: sweep.json's fields, the chosen metric over the swept axes, the points table.
+HtmlReport sweep_report_page(const nlohmann::ordered_json& sweep, const CsvTable& results);
+
+// The metric a sweep page plots: makespan_s when it varies between points, else the first numeric
+// summary column of results.csv that varies (wall-clock, seed and id columns never); "" if none.
+std::string sweep_metric(const CsvTable& results, const std::vector<std::string>& axis_keys);
+
+// `parallax validate DIR`: predicted vs measured scatter (y = x, ±10%) and error by family, from
+// validation.json and validation.csv.
+HtmlReport validation_report_page(const nlohmann::ordered_json& validation, const CsvTable& rows);
+
 // multiplex: per service and policy SLO attainment, p99, goodput, batch fill; elastic SM and
 // bandwidth shares over time from shares.csv (empty table: no share plots).
 HtmlReport multiplex_report_page(const nlohmann::ordered_json& summary, const CsvTable& shares);

@@ -53,6 +53,11 @@ std::string render_xy_plot(const XyPlot& plot) {
   if (plot.diagonal) {
     const double lo = std::max(x.lo, y.lo), hi = std::min(x.hi, y.hi);
     svg.line(x.to_pixel(lo), y.to_pixel(lo), x.to_pixel(hi), y.to_pixel(hi), "#999", 1, "5 4");
+    const double b = plot.diagonal_band;
+    if (b > 0 && b < 1) {  // each band line clipped to the square [lo, hi]^2
+      svg.line(x.to_pixel(lo), y.to_pixel(lo * (1 + b)), x.to_pixel(hi / (1 + b)), y.to_pixel(hi), "#bbb", 1, "2 3");
+      svg.line(x.to_pixel(lo / (1 - b)), y.to_pixel(lo), x.to_pixel(hi), y.to_pixel(hi * (1 - b)), "#bbb", 1, "2 3");
+    }
   }
   for (size_t si = 0; si < plot.series.size(); ++si) {
     const XySeries& s = plot.series[si];

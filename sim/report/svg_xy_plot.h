@@ -35,6 +35,7 @@ struct XyPlot {
   bool x_log = false, y_log = false;
   bool y_from_zero = false;  // linear y only: include 0 in the range
   bool diagonal = false;     // draw y = x across the plot
+  double diagonal_band = 0;  // with diagonal: also y = (1 + band) x and y = (1 - band) x, dotted
   double width = 640, height = 360;
   std::vector<XySeries> series{};
   std::vector<VerticalMarker> markers{};

@@ -1,0 +1,85 @@
+// File: sim/scenario/schema_recorder.cpp
+#include "sim/scenario/schema_recorder.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include <fmt/format.h>
+
+namespace parallax {
+
+namespace {
+thread_local SchemaRecorder* g_recorder = nullptr;
+}  // namespace
+
+SchemaRecorder* active_schema_recorder() { return g_recorder; }
+
+ScopedSchemaRecording::ScopedSchemaRecording(SchemaRecorder& recorder) : previous_(g_recorder) {
+  g_recorder = &recorder;
+}
+
+ScopedSchemaRecording::~ScopedSchemaRecording() { g_recorder = previous_; }
+
+std::string schema_path(std::string_view dotted) {
+  std::string out;
+  size_t start = 0;
+  while (start <= dotted.size()) {
+    size_t end = dotted.find('.', start);
+    if (end == std::string_view::npos) end = dotted.size();
+    const std::string_view part = dotted.substr(start, end - start);
+    const bool index = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!out.empty() || start > 0) out += '.';
+    out += index ? std::string_view("N") : part;
+    start = end + 1;
+  }
+  return out;
+}
+
+void SchemaRecorder::mapping(const std::string& path, std::span<const std::string_view> allowed,
+                             const std::string& variant) {
+  const std::string p = schema_path(path);
+  for (const Mapping& m : mappings_)
+    if (m.path == p && m.variant == variant) return;
+  Mapping m{p, variant, {}};
+  for (std::string_view k : allowed) m.keys.emplace_back(k);
+  mappings_.push_back(std::move(m));
+}
+
+void SchemaRecorder::required(const std::string& path) { required_.insert(schema_path(path)); }
+
+void SchemaRecorder::field(const std::string& path, const std::string& type, const std::string& constraint) {
+  Field& f = fields_[schema_path(path)];
+  f.type = type;
+  if (!constraint.empty()) f.constraint = constraint;
+}
+
+std::string SchemaRecorder::markdown() const {
+  std::vector<const Mapping*> sorted;
+  for (const Mapping& m : mappings_) sorted.push_back(&m);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Mapping* a, const Mapping* b) {
+    return std::tie(a->path, a->variant) < std::tie(b->path, b->variant);
+  });
+  std::string out;
+  for (const Mapping* m : sorted) {
+    const std::string title = m->path.empty() ? "(top level)" : m->path;
+    out += fmt::format("\n### `{}`{}\n\n", title, m->variant.empty() ? "" : fmt::format(" ({})", m->variant));
+    out += "| key | value | constraint | required |\n|---|---|---|---|\n";
+    for (const std::string& k : m->keys) {
+      const std::string full = m->path.empty() ? k : m->path + "." + k;
+      const auto f = fields_.find(full);
+      std::string type = f == fields_.end() ? "" : f->second.type;
+      if (type.empty()) {  // a mapping or list below this one, or a key no shipped scenario sets
+        bool below = false;
+        for (const Mapping& other : mappings_) below = below || other.path == full || other.path == full + ".N";
+        type = below ? "mapping (below)" : "(not set by the shipped scenarios)";
+        for (const auto& [path, field] : fields_)
+          if (path.starts_with(full + ".N") && path.size() == full.size() + 2) type = "list of " + field.type;
+      }
+      out += fmt::format("| `{}` | {} | {} | {} |\n", k, type, f == fields_.end() ? "" : f->second.constraint,
+                         required_.contains(full) ? "yes" : "");
+    }
+  }
+  return out;
+}
+
+}  // namespace parallax

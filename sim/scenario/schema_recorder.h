@@ -1,0 +1,63 @@
+// File: sim/scenario/schema_recorder.h
+// Records the schema the loader enforces while it reads scenarios: every mapping it checks with
+// its allowed keys (config_fields.h MapFields), which keys it requires, and the type and range
+// each value is read with (read_number, read_choice, ...). `parallax reference scenario FILES`
+// loads the shipped scenarios with a recorder active and prints docs/scenario-reference.md from
+// it, so the reference is the loader's own rules, not a description of them that can drift.
+// Recording is off unless a ScopedSchemaRecording is alive on the thread; then it costs a branch.
+#pragma once
+
+#include <map>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parallax {
+
+class SchemaRecorder {
+ public:
+  // A mapping at `path` checked against `allowed`; `variant` names what selected this key set
+  // ("kind: serverless", "shape: crossbar"; empty when the mapping has no kind or shape).
+  void mapping(const std::string& path, std::span<const std::string_view> allowed, const std::string& variant);
+  void required(const std::string& path);
+  // The value at `path` was read as `type` ("number", "byte count"), with `constraint` ("> 0",
+  // "one of a, b") when there is one. A later call for the same path refines the earlier one.
+  void field(const std::string& path, const std::string& type, const std::string& constraint = {});
+
+  // Markdown: one section per mapping (and variant), a table of its keys with type, constraint,
+  // required. Paths have list indices written as `N` ("workload.collectives.N.bytes").
+  std::string markdown() const;
+
+ private:
+  struct Mapping {
+    std::string path, variant;
+    std::vector<std::string> keys;  // allowed, in the loader's order
+  };
+  struct Field {
+    std::string type, constraint;
+  };
+  std::vector<Mapping> mappings_;
+  std::map<std::string, Field> fields_;
+  std::set<std::string> required_;
+};
+
+// The recorder of this thread, or nullptr (the normal case).
+SchemaRecorder* active_schema_recorder();
+
+class ScopedSchemaRecording {
+ public:
+  explicit ScopedSchemaRecording(SchemaRecorder& recorder);
+  ~ScopedSchemaRecording();
+  ScopedSchemaRecording(const ScopedSchemaRecording&) = delete;
+  ScopedSchemaRecording& operator=(const ScopedSchemaRecording&) = delete;
+
+ private:
+  SchemaRecorder* previous_;
+};
+
+// "workload.collectives.0.bytes" -> "workload.collectives.N.bytes".
+std::string schema_path(std::string_view dotted);
+
+}  // namespace parallax

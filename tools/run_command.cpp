@@ -40,11 +40,10 @@ RunSummary summarise(const Scenario& sc, const Engine& engine, const SimPlatform
   s.kernels = platform.finished(ActivityKind::kernel);
   s.collectives_count = platform.finished(ActivityKind::collective);
   s.wall_s = wall_s;
-  for (const TransferOutcome& t : replay.transfers()) {
-    ++s.transfers.count;
-    s.transfers.sum_completion_s += t.finish.to_seconds();
-    s.transfers.sum_fct_s += (t.finish - t.start).to_seconds();
-  }
+  const TransferTotals& totals = replay.transfer_totals();
+  s.transfers.count = totals.count;
+  s.transfers.sum_completion_s = totals.sum_completion_s();
+  s.transfers.sum_fct_s = totals.sum_fct_s();
   for (const CollectiveOutcome& c : replay.collectives())
     s.collectives.push_back({c.name, to_string(c.op), c.gpus, c.bytes, c.start, c.finish});
   const auto& dirs = platform.topology().directions();
@@ -72,7 +71,8 @@ int run_command(const RunOptions& options) {
   ActivityLog log;
   Engine engine;
   SimPlatform platform(engine, sc.hardware, want_log ? &log : nullptr);
-  TransferReplay replay(platform, sc.transfers);
+  TransferCsvStream csv_rows(sc.transfers, NodeDirectory(sc.hardware));
+  TransferReplay replay(platform, sc.transfers, csv_rows);
   replay.start();
   const auto t0 = std::chrono::steady_clock::now();
   engine.run();

@@ -37,8 +37,19 @@ struct CollectiveSpec {
 
 // workload.kind == "transfers": inline transfers, transfers from a CSV file, and collectives.
 struct TransferWorkloadSpec {
-  std::vector<TransferSpec> transfers;  // inline ones first, then the CSV rows, in file order
-  std::string transfers_csv;            // path as resolved (relative to the scenario file)
+// Where a run of rows of a transfer CSV starts, and its earliest start time: what the replay needs
+// to read the file a chunk at a time in start order (sim/scenario/transfer_csv.h).
+struct TransferCsvChunk {
+  uint64_t offset = 0;  // byte offset of the chunk's first row
+  int line = 0;         // its line number (1-based)
+  uint32_t rows = 0;
+  Time min_start;
+};
+
+  std::vector<TransferSpec> transfers;  // the inline ones, in file order
+  std::string transfers_csv;            // path as resolved (relative to the scenario file); "" if none
+  size_t csv_rows = 0;                  // its rows: checked at load, read again as the replay needs them
+  std::vector<TransferCsvChunk> csv_chunks;
   std::vector<CollectiveSpec> collectives;
 };
 

@@ -2,6 +2,7 @@
 // The loader end to end: good scenarios, every class of user error with its exact message and
 // place, --set overrides, preset deep merge, CSV transfers and the embedded quickstart.
 #include "sim/scenario/scenario_loader.h"
+#include "sim/scenario/transfer_csv.h"
 
 #include <gtest/gtest.h>
 
@@ -190,13 +191,20 @@ TEST(ScenarioLoader, ErrorsAreLocatedInTheFileThatHoldsTheValue) {
 TEST(ScenarioLoader, TransfersFromCsvFollowInlineOnes) {
   const Scenario s = load_scenario_file("tests/data/scenario/with_csv.yaml");
   EXPECT_EQ(s.transfers.transfers_csv, "tests/data/scenario/transfers.csv");
-  ASSERT_EQ(s.transfers.transfers.size(), 3u);
+  ASSERT_EQ(s.transfers.transfers.size(), 1u);  // the inline one; CSV rows are read as the replay runs
   EXPECT_EQ(s.transfers.transfers[0].bytes, 1 << 20);
-  EXPECT_EQ(s.transfers.transfers[1].name, "load0");
-  EXPECT_EQ(s.transfers.transfers[1].src, "host0");
-  EXPECT_EQ(s.transfers.transfers[2].src, "gpu3");
-  EXPECT_EQ(s.transfers.transfers[2].bytes, 1'000'000'000);
-  EXPECT_EQ(s.transfers.transfers[2].start, Time::seconds(0.25));
+  EXPECT_EQ(s.transfers.csv_rows, 2u);
+  TransferCsvStream rows(s.transfers, NodeDirectory(s.hardware));
+  ASSERT_NE(rows.peek(), nullptr);
+  const TransferSpec first = rows.take().spec;
+  EXPECT_EQ(first.name, "load0");
+  EXPECT_EQ(first.src, "host0");
+  ASSERT_NE(rows.peek(), nullptr);
+  const TransferSpec second = rows.take().spec;
+  EXPECT_EQ(second.src, "gpu3");
+  EXPECT_EQ(second.bytes, 1'000'000'000);
+  EXPECT_EQ(second.start, Time::seconds(0.25));
+  EXPECT_EQ(rows.peek(), nullptr);
 }
 
 TEST(ScenarioLoader, BadCsvRowIsLocated) {

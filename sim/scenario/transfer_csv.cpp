@@ -1,6 +1,7 @@
 // File: sim/scenario/transfer_csv.cpp
 #include "sim/scenario/transfer_csv.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -66,118 +67,185 @@ std::optional<std::vector<std::string>> split_fields(std::string_view line) {
   return fields;
 }
 
-class CsvRows {
- public:
-  CsvRows(const std::string& path, const NodeDirectory& nodes) : path_(path), nodes_(nodes) {}
-
-  [[noreturn]] void fail(int line, const std::string& message) const {
-    throw InputError(SourceLocation{path_, line, 0}, "", message);
-  }
-
-  void read_header(int line, const std::vector<std::string>& names) {
-    column_of_field_.clear();
-    std::array<bool, kColumns.size()> seen{};
-    for (const std::string& name : names) {
-      size_t c = 0;
-      while (c < kColumns.size() && kColumns[c] != name) ++c;
-      if (c == kColumns.size())
-        fail(line, fmt::format("unknown column '{}'{}; columns: {}", name, did_you_mean_suffix(name, kColumns),
-                               fmt::join(kColumns, ", ")));
-      if (seen[c]) fail(line, fmt::format("column '{}' appears twice", name));
-      seen[c] = true;
-      column_of_field_.push_back(static_cast<int>(c));
-    }
-    for (int c : {kSrc, kDst, kBytes, kStart})
-      if (!seen[static_cast<size_t>(c)]) fail(line, fmt::format("missing column '{}' in the header", kColumns[static_cast<size_t>(c)]));
-  }
-
-  TransferSpec read_row(int line, const std::vector<std::string>& fields) const {
-    if (fields.size() != column_of_field_.size())
-      fail(line, fmt::format("expected {} fields, got {}", column_of_field_.size(), fields.size()));
-    TransferSpec t;
-    for (size_t f = 0; f < fields.size(); ++f) {
-      const std::string& v = fields[f];
-      switch (column_of_field_[f]) {
-        case kSrc: t.src = endpoint(line, "src", v); break;
-        case kDst: t.dst = endpoint(line, "dst", v); break;
-        case kBytes: t.bytes = bytes(line, v); break;
-        case kStart: t.start = Time::seconds(start_seconds(line, v)); break;
-        default: t.name = v; break;
-      }
-    }
-    if (t.src == t.dst) fail(line, fmt::format("src and dst are the same node '{}'", t.src));
-    return t;
-  }
-
- private:
-  std::string endpoint(int line, std::string_view column, const std::string& v) const {
-    std::string written = v;
-    int index = 0;
-    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), index);
-    if (!v.empty() && ec == std::errc() && end == v.data() + v.size()) written = gpu_node_name(index);
-    const std::string problem = nodes_.endpoint_problem(written);
-    if (!problem.empty()) fail(line, fmt::format("column '{}': {}", column, problem));
-    return *nodes_.resolve(written);
-  }
-
-  int64_t bytes(int line, const std::string& v) const {
-    const ByteCountParse parsed = parse_byte_count(v);
-    if (!parsed.bytes) fail(line, fmt::format("column 'bytes': {}", parsed.error));
-    return *parsed.bytes;
-  }
-
-  double start_seconds(int line, const std::string& v) const {
-    double s = 0;
-    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), s);
-    if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !std::isfinite(s))
-      fail(line, fmt::format("column 'start_s': expected a number of seconds, got '{}'", v));
-    if (s < 0) fail(line, fmt::format("column 'start_s': must not be negative, got {}", v));
-    if (s > kMaxStartSeconds) fail(line, fmt::format("column 'start_s': must be at most {:g}, got {}", kMaxStartSeconds, v));
-    return s;
-  }
-
-  const std::string& path_;
-  const NodeDirectory& nodes_;
-  std::vector<int> column_of_field_;
-};
+bool is_skipped(std::string_view line) { return trim(line).empty() || trim(line).front() == '#'; }
 
 }  // namespace
 
-std::vector<TransferSpec> parse_transfers_csv(std::string_view text, const std::string& path, const NodeDirectory& nodes) {
-  CsvRows rows(path, nodes);
-  std::vector<TransferSpec> out;
-  bool have_header = false;
-  int line_no = 0;
-  // A UTF-8 byte-order mark (spreadsheets write one) is not part of the first column's name.
-  constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
-  size_t pos = text.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_no;
+TransferCsvReader::TransferCsvReader(std::istream& in, std::string path, const NodeDirectory& nodes)
+    : in_(in), path_(std::move(path)), nodes_(nodes) {
+  std::vector<std::string> names;
+  if (!next_fields(names)) fail(0, "empty CSV file: a header row (src,dst,bytes,start_s) is required");
+  read_header(names);
+}
+
+void TransferCsvReader::fail(int line, const std::string& message) const {
+  throw InputError(SourceLocation{path_, line, 0}, "", message);
+}
+
+bool TransferCsvReader::next_fields(std::vector<std::string>& fields) {
+  while (true) {
+    const uint64_t at = offset_;
+    if (!std::getline(in_, text_)) return false;
+    offset_ += text_.size() + 1;
+    ++line_no_;
+    std::string_view line = text_;
+    // A UTF-8 byte-order mark (spreadsheets write one) is not part of the first column's name.
+    constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+    if (at == 0 && line.starts_with(kUtf8Bom)) line.remove_prefix(kUtf8Bom.size());
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (trim(line).empty() || trim(line).front() == '#') continue;
-    const auto fields = split_fields(line);
-    if (!fields) rows.fail(line_no, "unbalanced double quote");
-    if (!have_header) {
-      rows.read_header(line_no, *fields);
-      have_header = true;
-    } else {
-      out.push_back(rows.read_row(line_no, *fields));
+    if (is_skipped(line)) continue;
+    auto split = split_fields(line);
+    if (!split) fail(line_no_, "unbalanced double quote");
+    fields = std::move(*split);
+    row_offset_ = at;
+    row_line_ = line_no_;
+    return true;
+  }
+}
+
+void TransferCsvReader::seek(uint64_t offset, int line) {
+  in_.clear();
+  in_.seekg(static_cast<std::streamoff>(offset));
+  offset_ = offset;
+  line_no_ = line - 1;
+}
+
+std::optional<TransferSpec> TransferCsvReader::next() {
+  std::vector<std::string> fields;
+  if (!next_fields(fields)) return std::nullopt;
+  return read_row(fields);
+}
+
+void TransferCsvReader::read_header(const std::vector<std::string>& names) {
+  const int line = line_no_;
+  std::array<bool, kColumns.size()> seen{};
+  for (const std::string& name : names) {
+    size_t c = 0;
+    while (c < kColumns.size() && kColumns[c] != name) ++c;
+    if (c == kColumns.size())
+      fail(line, fmt::format("unknown column '{}'{}; columns: {}", name, did_you_mean_suffix(name, kColumns),
+                             fmt::join(kColumns, ", ")));
+    if (seen[c]) fail(line, fmt::format("column '{}' appears twice", name));
+    seen[c] = true;
+    column_of_field_.push_back(static_cast<int>(c));
+  }
+  for (int c : {kSrc, kDst, kBytes, kStart})
+    if (!seen[static_cast<size_t>(c)])
+      fail(line, fmt::format("missing column '{}' in the header", kColumns[static_cast<size_t>(c)]));
+}
+
+TransferSpec TransferCsvReader::read_row(const std::vector<std::string>& fields) const {
+  const int line = row_line_;
+  if (fields.size() != column_of_field_.size())
+    fail(line, fmt::format("expected {} fields, got {}", column_of_field_.size(), fields.size()));
+  TransferSpec t;
+  for (size_t f = 0; f < fields.size(); ++f) {
+    const std::string& v = fields[f];
+    switch (column_of_field_[f]) {
+      case kSrc: t.src = endpoint("src", v); break;
+      case kDst: t.dst = endpoint("dst", v); break;
+      case kBytes: {
+        const ByteCountParse parsed = parse_byte_count(v);
+        if (!parsed.bytes) fail(line, fmt::format("column 'bytes': {}", parsed.error));
+        t.bytes = *parsed.bytes;
+        break;
+      }
+      case kStart: {
+        double s = 0;
+        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), s);
+        if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !std::isfinite(s))
+          fail(line, fmt::format("column 'start_s': expected a number of seconds, got '{}'", v));
+        if (s < 0) fail(line, fmt::format("column 'start_s': must not be negative, got {}", v));
+        if (s > kMaxStartSeconds)
+          fail(line, fmt::format("column 'start_s': must be at most {:g}, got {}", kMaxStartSeconds, v));
+        t.start = Time::seconds(s);
+        break;
+      }
+      default: t.name = v; break;
     }
   }
-  if (!have_header) rows.fail(0, "empty CSV file: a header row (src,dst,bytes,start_s) is required");
+  if (t.src == t.dst) fail(line, fmt::format("src and dst are the same node '{}'", t.src));
+  return t;
+}
+
+std::string TransferCsvReader::endpoint(std::string_view column, const std::string& v) const {
+  std::string written = v;
+  int index = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), index);
+  if (!v.empty() && ec == std::errc() && end == v.data() + v.size()) written = gpu_node_name(index);
+  const std::string problem = nodes_.endpoint_problem(written);
+  if (!problem.empty()) fail(row_line_, fmt::format("column '{}': {}", column, problem));
+  return *nodes_.resolve(written);
+}
+
+std::vector<TransferSpec> parse_transfers_csv(std::string_view text, const std::string& path, const NodeDirectory& nodes) {
+  std::istringstream in{std::string(text)};
+  TransferCsvReader reader(in, path, nodes);
+  std::vector<TransferSpec> out;
+  while (std::optional<TransferSpec> t = reader.next()) out.push_back(std::move(*t));
   return out;
 }
 
-std::vector<TransferSpec> read_transfers_csv(const std::string& path, const NodeDirectory& nodes) {
+void index_transfers_csv(const std::string& path, const NodeDirectory& nodes, TransferWorkloadSpec& out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot open file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_transfers_csv(text.str(), path, nodes);
+  TransferCsvReader reader(in, path, nodes);
+  out.csv_rows = 0;
+  out.csv_chunks.clear();
+  while (std::optional<TransferSpec> t = reader.next()) {
+    if (out.csv_rows % kTransferCsvChunkRows == 0)
+      out.csv_chunks.push_back(TransferCsvChunk{reader.row_offset(), reader.line(), 0, t->start});
+    TransferCsvChunk& c = out.csv_chunks.back();
+    ++c.rows;
+    c.min_start = std::min(c.min_start, t->start);
+    ++out.csv_rows;
+  }
+}
+
+namespace {
+// Heap order for TransferCsvStream: the top is the smallest (start, row).
+bool later_row(const CsvTransfer& a, const CsvTransfer& b) {
+  return b.spec.start < a.spec.start || (b.spec.start == a.spec.start && b.row < a.row);
+}
+}  // namespace
+
+TransferCsvStream::TransferCsvStream(const TransferWorkloadSpec& spec, NodeDirectory nodes)
+    : spec_(spec), nodes_(std::move(nodes)) {
+  if (spec_.transfers_csv.empty() || spec_.csv_chunks.empty()) return;
+  in_.open(spec_.transfers_csv, std::ios::binary);
+  if (!in_) throw InputError(SourceLocation{spec_.transfers_csv, 0, 0}, "", "cannot open file");
+  reader_.emplace(in_, spec_.transfers_csv, nodes_);
+  later_min_.resize(spec_.csv_chunks.size());
+  Time m = Time::max();
+  for (size_t k = spec_.csv_chunks.size(); k-- > 0;) later_min_[k] = m = std::min(m, spec_.csv_chunks[k].min_start);
+}
+
+void TransferCsvStream::read_chunk() {
+  const TransferCsvChunk& c = spec_.csv_chunks[next_chunk_++];
+  reader_->seek(c.offset, c.line);
+  for (uint32_t i = 0; i < c.rows; ++i) {
+    std::optional<TransferSpec> t = reader_->next();
+    if (!t)
+      throw InputError(SourceLocation{spec_.transfers_csv, reader_->line(), 0}, "",
+                       "the file changed while parallax ran: fewer rows than when the scenario was loaded");
+    pending_.push_back(CsvTransfer{std::move(*t), next_row_++});
+    std::push_heap(pending_.begin(), pending_.end(), later_row);
+  }
+  most_held_ = std::max(most_held_, pending_.size());
+}
+
+// A chunk not read yet may hold a row before the earliest one held: read until none can.
+const CsvTransfer* TransferCsvStream::peek() {
+  while (next_chunk_ < later_min_.size() && (pending_.empty() || later_min_[next_chunk_] < pending_.front().spec.start))
+    read_chunk();
+  return pending_.empty() ? nullptr : &pending_.front();
+}
+
+CsvTransfer TransferCsvStream::take() {
+  std::pop_heap(pending_.begin(), pending_.end(), later_row);
+  CsvTransfer t = std::move(pending_.back());
+  pending_.pop_back();
+  return t;
 }
 
 }  // namespace parallax

@@ -3,8 +3,20 @@
 // start_s (all required) and name (optional), in any order; then one transfer per row. Endpoints
 // are node names or a bare GPU index ("3" = gpu3); bytes take units ("4GiB"). Blank lines and
 // lines starting with '#' are skipped. Errors: InputError "file:line: column 'bytes': ...".
+//
+// Memory does not grow with the file: it is read a line at a time, twice. Loading the scenario
+// checks every row and keeps only an index (index_transfers_csv: the row count and, per chunk of
+// kTransferCsvChunkRows rows, where it starts and its earliest start time). The replay then takes
+// the rows in start order as simulated time reaches them (TransferCsvStream), holding only rows
+// read but not yet issued: one chunk's worth for a file in start order. Rows out of order are
+// legal; the stream reads a later chunk as soon as it may hold an earlier start, so a file whose
+// order is scrambled over its whole length ends up held whole (as before streaming).
 #pragma once
 
+#include <cstdint>
+#include <fstream>
+#include <istream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,10 +28,76 @@ namespace parallax {
 
 // Longest start time accepted anywhere (seconds); Time's range is about 106 days.
 inline constexpr double kMaxStartSeconds = 1e6;
+inline constexpr uint32_t kTransferCsvChunkRows = 16384;
 
-std::vector<TransferSpec> read_transfers_csv(const std::string& path, const NodeDirectory& nodes);
+// Rows of transfer CSV text from a stream, one line at a time.
+class TransferCsvReader {
+ public:
+  // Reads up to and including the header row. Throws InputError (an empty file, a bad header).
+  TransferCsvReader(std::istream& in, std::string path, const NodeDirectory& nodes);
 
-// The same, from text already in memory; `path` is only used in error messages.
+  // The next row, or nullopt at the end. Throws InputError naming the line.
+  std::optional<TransferSpec> next();
+  int line() const { return row_line_; }              // line number of the row last returned
+  uint64_t row_offset() const { return row_offset_; }  // byte offset of that row's line
+  // Goes on at the start of a line seen earlier: its byte offset and line number.
+  void seek(uint64_t offset, int line);
+
+ private:
+  // The next line that is not blank or a comment, split into fields; false at the end.
+  bool next_fields(std::vector<std::string>& fields);
+  [[noreturn]] void fail(int line, const std::string& message) const;
+  void read_header(const std::vector<std::string>& names);
+  TransferSpec read_row(const std::vector<std::string>& fields) const;
+  std::string endpoint(std::string_view column, const std::string& v) const;
+
+  std::istream& in_;
+  std::string path_;
+  const NodeDirectory& nodes_;
+  std::vector<int> column_of_field_;
+  std::string text_;       // the current line
+  uint64_t offset_ = 0;    // byte offset of the next line
+  int line_no_ = 0;        // line number of the current line
+  uint64_t row_offset_ = 0;
+  int row_line_ = 0;
+};
+
+// Every row of CSV text in memory (`path` only names it in messages): for tests and fuzzing.
 std::vector<TransferSpec> parse_transfers_csv(std::string_view text, const std::string& path, const NodeDirectory& nodes);
+
+// Checks every row of the file and records its row count and chunk index in `out`.
+void index_transfers_csv(const std::string& path, const NodeDirectory& nodes, TransferWorkloadSpec& out);
+
+// A row with its place in the file (0-based among rows): rows at one start time go in file order.
+struct CsvTransfer {
+  TransferSpec spec;
+  uint64_t row = 0;
+};
+
+// The rows of spec.transfers_csv (indexed at load) in (start, row) order, read a chunk at a time.
+class TransferCsvStream {
+ public:
+  // No CSV in `spec`: the stream is empty. `spec` must outlive the stream.
+  TransferCsvStream(const TransferWorkloadSpec& spec, NodeDirectory nodes);
+
+  // The earliest row not taken yet, or nullptr when none is left.
+  const CsvTransfer* peek();
+  CsvTransfer take();  // peek() must not be nullptr
+  size_t held() const { return pending_.size(); }  // rows read and not taken
+  size_t most_held() const { return most_held_; }
+
+ private:
+  void read_chunk();
+
+  const TransferWorkloadSpec& spec_;
+  NodeDirectory nodes_;
+  std::ifstream in_;
+  std::optional<TransferCsvReader> reader_;
+  std::vector<Time> later_min_;  // [k]: earliest start in chunks k, k+1, ...
+  size_t next_chunk_ = 0;
+  uint64_t next_row_ = 0;
+  std::vector<CsvTransfer> pending_;  // a min-heap on (start, row)
+  size_t most_held_ = 0;
+};
 
 }  // namespace parallax

@@ -3,6 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
 namespace parallax {
 namespace {
 
@@ -56,6 +63,83 @@ TEST(TransferCsv, Errors) {
   EXPECT_EQ(error_of("src,dst,bytes,start_s\ngpu1,1,1,0\n"), "t.csv:2: src and dst are the same node 'gpu1'");
   EXPECT_EQ(error_of("src,dst,bytes,start_s\n\"gpu0,gpu1,1,0\n"), "t.csv:2: unbalanced double quote");
   EXPECT_EQ(error_of(""), "t.csv: empty CSV file: a header row (src,dst,bytes,start_s) is required");
+}
+
+// A CSV file of `rows` rows, row i starting at start_of(i) microseconds, bytes = i + 1 (its identity).
+template <typename StartOf>
+std::string write_rows(const std::string& name, size_t rows, StartOf start_of) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / fmt::format("parallax-{}-{}.csv", name, ::getpid())).string();
+  std::ofstream out(path);
+  out << "# a comment line\nsrc,dst,bytes,start_s\n";
+  for (size_t i = 0; i < rows; ++i) out << "gpu0,gpu1," << i + 1 << "," << start_of(i) * 1e-6 << "\n";
+  return path;
+}
+
+// Takes every row from the stream; checks the order is (start, row) and returns the bytes in order.
+std::vector<int64_t> drain(TransferCsvStream& stream) {
+  std::vector<int64_t> got;
+  Time last;
+  uint64_t last_row = 0;
+  while (const CsvTransfer* t = stream.peek()) {
+    if (!got.empty()) EXPECT_TRUE(last < t->spec.start || (last == t->spec.start && last_row < t->row));
+    last = t->spec.start;
+    last_row = t->row;
+    got.push_back(stream.take().spec.bytes);
+  }
+  return got;
+}
+
+TEST(TransferCsvStream, RowsInStartOrderHoldAboutOneChunk) {
+  const size_t n = 3 * kTransferCsvChunkRows + 5;
+  const std::string path = write_rows("sorted", n, [](size_t i) { return static_cast<double>(i / 3); });
+  TransferWorkloadSpec spec;
+  spec.transfers_csv = path;
+  index_transfers_csv(path, kNodes, spec);
+  EXPECT_EQ(spec.csv_rows, n);
+  ASSERT_EQ(spec.csv_chunks.size(), 4u);
+  EXPECT_EQ(spec.csv_chunks[0].line, 3);
+  EXPECT_EQ(spec.csv_chunks[3].rows, 5u);
+  TransferCsvStream stream(spec, kNodes);
+  const std::vector<int64_t> got = drain(stream);
+  ASSERT_EQ(got.size(), n);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], static_cast<int64_t>(i + 1)) << "row " << i;
+  EXPECT_LE(stream.most_held(), 2 * size_t{kTransferCsvChunkRows});
+  std::filesystem::remove(path);
+}
+
+TEST(TransferCsvStream, RowsOutOfOrderComeOutSortedStably) {
+  // Starts fall back every 1000 rows, and the very last row starts first: every chunk is read
+  // before the first row is taken, and rows with one start keep their file order.
+  const size_t n = 2 * kTransferCsvChunkRows + 100;
+  const auto start_of = [n](size_t i) { return i + 1 == n ? 0.0 : static_cast<double>((i % 1000) / 10); };
+  const std::string path = write_rows("unsorted", n, start_of);
+  TransferWorkloadSpec spec;
+  spec.transfers_csv = path;
+  index_transfers_csv(path, kNodes, spec);
+  TransferCsvStream stream(spec, kNodes);
+  const std::vector<int64_t> got = drain(stream);
+  std::vector<int64_t> want(n);
+  for (size_t i = 0; i < n; ++i) want[i] = static_cast<int64_t>(i + 1);
+  std::stable_sort(want.begin(), want.end(), [&](int64_t a, int64_t b) {
+    return start_of(static_cast<size_t>(a - 1)) < start_of(static_cast<size_t>(b - 1));
+  });
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(stream.most_held(), n);
+  std::filesystem::remove(path);
+}
+
+TEST(TransferCsvStream, BadRowFoundWhenIndexing) {
+  const std::string path = write_rows("bad", 10, [](size_t i) { return static_cast<double>(i); });
+  std::ofstream(path, std::ios::app) << "gpu0,gpu7,1,0\n";
+  TransferWorkloadSpec spec;
+  try {
+    index_transfers_csv(path, kNodes, spec);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.what(), path + ":13: column 'dst': unknown node 'gpu7' (nodes: gpu0..gpu3, host0, nvswitch)");
+  }
+  std::filesystem::remove(path);
 }
 
 }  // namespace

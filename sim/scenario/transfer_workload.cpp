@@ -115,7 +115,7 @@ void read_transfer_workload(const ConfigNode& workload, const std::string& path,
       fail_at(*csv, f.path_of("transfers_csv"),
               fmt::format("'{}': cannot open '{}' (resolved to '{}')", f.path_of("transfers_csv"), written, resolved.string()));
     out.transfers_csv = resolved.string();
-    for (TransferSpec& t : read_transfers_csv(out.transfers_csv, nodes)) out.transfers.push_back(std::move(t));
+    index_transfers_csv(out.transfers_csv, nodes, out);  // every row checked now, read again by the replay
   }
   if (const ConfigNode* list = f.optional("collectives")) {
     const ConfigNode& items = expect_list(*list, f.path_of("collectives"));

@@ -35,12 +35,12 @@ CollectiveOp parse_collective_op(std::string_view op) {
   throw PlatformError(fmt::format("unknown collective '{}' (all_reduce, all_gather, reduce_scatter)", op));
 }
 
-TransferReplay::TransferReplay(Platform& platform, const TransferWorkloadSpec& spec)
-    : platform_(platform), spec_(spec) {
+TransferReplay::TransferReplay(Platform& platform, const TransferWorkloadSpec& spec, TransferCsvStream& csv)
+    : platform_(platform), spec_(spec), csv_(csv) {
   for (uint32_t i = 0; i < spec_.transfers.size(); ++i) {
     const TransferSpec& t = spec_.transfers[i];
-    src_.push_back(parse_endpoint(t.src));
-    dst_.push_back(parse_endpoint(t.dst));
+    parse_endpoint(t.src);  // fail before anything runs
+    parse_endpoint(t.dst);
     order_.push_back({t.start, i, false});
   }
   for (uint32_t i = 0; i < spec_.collectives.size(); ++i) {
@@ -55,36 +55,60 @@ TransferReplay::TransferReplay(Platform& platform, const TransferWorkloadSpec& s
     order_.push_back({c.start, i, true});
   }
   std::stable_sort(order_.begin(), order_.end(), [](const Item& a, const Item& b) { return a.at < b.at; });
-  transfers_.resize(spec_.transfers.size());
   collectives_.resize(spec_.collectives.size());
-  total_ = order_.size();
+  total_ = order_.size() + spec_.csv_rows;
 }
 
+// The first items are issued from an event at their time (or now), like every later batch.
 void TransferReplay::start() {
-  if (!order_.empty()) platform_.call_at(std::max(order_.front().at, platform_.now()), *this, kIssueTag);
+  const CsvTransfer* row = csv_.peek();
+  if (!row && order_.empty()) return;
+  Time first = Time::max();
+  if (row) first = row->spec.start;
+  if (!order_.empty()) first = std::min(first, order_.front().at);
+  platform_.call_at(std::max(first, platform_.now()), *this, kIssueTag);
 }
 
+void TransferReplay::issue_transfer(uint64_t index, const TransferSpec& t) {
+  in_flight_.emplace(index, platform_.now());
+  platform_.copy(parse_endpoint(t.src), parse_endpoint(t.dst), Bytes(t.bytes), *this, index << 1, t.name);
+}
+
+// Merges the inline items and the CSV rows by (time, transfers before collectives, index); CSV
+// rows come after the inline transfers, so at one time an inline transfer goes first.
 void TransferReplay::issue_due() {
   const Time now = platform_.now();
-  while (next_ < order_.size() && order_[next_].at <= now) {
-    const Item& it = order_[next_++];
-    if (!it.is_collective) {
-      const TransferSpec& t = spec_.transfers[it.index];
-      transfers_[it.index].start = now;
-      platform_.copy(src_[it.index], dst_[it.index], Bytes(t.bytes), *this, uint64_t{it.index} << 1, t.name);
-    } else {
-      const CollectiveSpec& c = spec_.collectives[it.index];
-      CollectiveOutcome& out = collectives_[it.index];
-      out.name = c.name.empty() ? c.op : c.name;
-      out.op = parse_collective_op(c.op);
-      out.gpus = static_cast<int>(groups_[it.index].size());
-      out.bytes = c.bytes;
-      out.start = now;
-      platform_.collective(out.op, groups_[it.index], Bytes(c.bytes), CollectiveAlgo::ring, *this,
-                           (uint64_t{it.index} << 1) | 1, out.name);
+  const uint64_t inline_count = spec_.transfers.size();
+  while (true) {
+    const CsvTransfer* row = csv_.peek();
+    const Item* item = next_ < order_.size() ? &order_[next_] : nullptr;
+    if (!row && !item) return;
+    const bool take_row = row && (!item || row->spec.start < item->at || (row->spec.start == item->at && item->is_collective));
+    const Time at = take_row ? row->spec.start : item->at;
+    if (at > now) {
+      platform_.call_at(at, *this, kIssueTag);
+      return;
     }
+    if (take_row) {
+      const CsvTransfer t = csv_.take();
+      issue_transfer(inline_count + t.row, t.spec);
+      continue;
+    }
+    ++next_;
+    if (!item->is_collective) {
+      issue_transfer(item->index, spec_.transfers[item->index]);
+      continue;
+    }
+    const CollectiveSpec& c = spec_.collectives[item->index];
+    CollectiveOutcome& out = collectives_[item->index];
+    out.name = c.name.empty() ? c.op : c.name;
+    out.op = parse_collective_op(c.op);
+    out.gpus = static_cast<int>(groups_[item->index].size());
+    out.bytes = c.bytes;
+    out.start = now;
+    platform_.collective(out.op, groups_[item->index], Bytes(c.bytes), CollectiveAlgo::ring, *this,
+                         (uint64_t{item->index} << 1) | 1, out.name);
   }
-  if (next_ < order_.size()) platform_.call_at(order_[next_].at, *this, kIssueTag);
 }
 
 void TransferReplay::on_complete(uint64_t tag) {
@@ -92,9 +116,17 @@ void TransferReplay::on_complete(uint64_t tag) {
     issue_due();
     return;
   }
-  const size_t index = static_cast<size_t>(tag >> 1);
-  if (tag & 1) collectives_[index].finish = platform_.now();
-  else transfers_[index].finish = platform_.now();
+  const Time now = platform_.now();
+  const uint64_t index = tag >> 1;
+  if (tag & 1) {
+    collectives_[static_cast<size_t>(index)].finish = now;
+  } else {
+    const auto it = in_flight_.find(index);
+    ++totals_.count;
+    totals_.sum_finish_ps += now.ps();
+    totals_.sum_duration_ps += (now - it->second).ps();
+    in_flight_.erase(it);
+  }
   ++done_;
 }
 

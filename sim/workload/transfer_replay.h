@@ -1,20 +1,31 @@
 // File: sim/workload/transfer_replay.h
 // Replays the transfer workload: point-to-point copies and collectives issued at given times, the first
 // thing a platform runs (and what the SimGrid anchor benchmarks compare). It talks to Platform
-// only, so the same replay runs in simulation or on GPUs.
+// only, so the same replay runs in simulation or on GPUs. The rows of a transfer CSV come from a
+// TransferCsvStream as their start times come due, so memory does not grow with the file; what
+// the replay keeps per transfer is only its start while it is in flight, and running totals.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/platform/platform.h"
 #include "sim/scenario/scenario.h"
+#include "sim/scenario/transfer_csv.h"
 
 namespace parallax {
 
-struct TransferOutcome {
-  Time start;   // when it was issued
-  Time finish;  // when its last byte arrived
+// Over every point-to-point transfer, summed exactly in picoseconds (so the totals do not depend
+// on the order transfers finish in).
+struct TransferTotals {
+  uint64_t count = 0;
+  __int128 sum_finish_ps = 0;    // completion times
+  __int128 sum_duration_ps = 0;  // finish - issue (flow completion times)
+
+  double sum_completion_s() const { return static_cast<double>(sum_finish_ps) * 1e-12; }
+  double sum_fct_s() const { return static_cast<double>(sum_duration_ps) * 1e-12; }
 };
 
 struct CollectiveOutcome {
@@ -32,33 +43,37 @@ CollectiveOp parse_collective_op(std::string_view op);
 
 class TransferReplay final : public CompletionListener {
  public:
-  // `spec` must outlive the workload. Nothing is issued before start().
-  TransferReplay(Platform& platform, const TransferWorkloadSpec& spec);
-  // Schedules every transfer and collective at its start time.
+  // `spec` and `csv` (the rows of spec.transfers_csv) must outlive the replay. Nothing is issued
+  // before start(). At one start time: transfers in order (inline ones, then CSV rows), then
+  // collectives.
+  TransferReplay(Platform& platform, const TransferWorkloadSpec& spec, TransferCsvStream& csv);
+  // Issues what is due now and wakes up for the rest.
   void start();
   void on_complete(uint64_t tag) override;
 
   bool finished() const { return done_ == total_; }
   size_t done() const { return done_; }
   size_t total() const { return total_; }
-  const std::vector<TransferOutcome>& transfers() const { return transfers_; }
+  const TransferTotals& transfer_totals() const { return totals_; }
   const std::vector<CollectiveOutcome>& collectives() const { return collectives_; }
 
  private:
   void issue_due();
+  void issue_transfer(uint64_t index, const TransferSpec& t);
 
   Platform& platform_;
   const TransferWorkloadSpec& spec_;
+  TransferCsvStream& csv_;
   struct Item {
     Time at;
-    uint32_t index;      // into transfers or collectives
+    uint32_t index;  // into spec.transfers (inline) or spec.collectives
     bool is_collective;
   };
-  std::vector<Item> order_;  // by start time, stable
+  std::vector<Item> order_;  // the inline transfers and the collectives, by start time, stable
   size_t next_ = 0;
-  std::vector<Endpoint> src_, dst_;
   std::vector<std::vector<GpuId>> groups_;
-  std::vector<TransferOutcome> transfers_;
+  std::unordered_map<uint64_t, Time> in_flight_;  // transfer index -> when it was issued
+  TransferTotals totals_;
   std::vector<CollectiveOutcome> collectives_;
   size_t done_ = 0, total_ = 0;
 };

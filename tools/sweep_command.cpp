@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -20,9 +21,11 @@
 #include "sim/sweep/sweep_directory.h"
 #include "sim/sweep/sweep_expansion.h"
 #include "sim/sweep/sweep_merge.h"
+#include "sim/sweep/sweep_mpi.h"
 #include "sim/sweep/sweep_runner.h"
 #include "sim/sweep/sweep_shard.h"
 #include "sim/sweep/sweep_spec.h"
+#include "tools/report_command.h"
 #include "tools/run_command.h"
 
 namespace parallax {
@@ -141,6 +144,7 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& o) {
       ->type_name("I/N");
   cmd->add_flag("--list", o.list, "print index, hash and overrides of each point; run nothing");
   cmd->add_flag("--quiet", o.quiet, "no progress lines");
+  cmd->add_flag("--mpi", o.mpi, "under mpirun: rank 0 hands out points, the other ranks run them");
   return cmd;
 }
 
@@ -151,70 +155,130 @@ CLI::App* add_merge_subcommand(CLI::App& app, MergeOptions& o) {
   return cmd;
 }
 
+namespace {
+
+const SourceLocation kCommandLine{"<command line>", 0, 0};
+
+// A worker rank of `sweep --mpi`: runs the points rank 0 hands it until dismissed. It expands the
+// sweep itself (every rank reads the same file) and writes only into DIR/points/<hash>/.
+int serve_mpi_sweep(const MpiSession& mpi, const SweepOptions& options, const std::filesystem::path& out) {
+  std::optional<SweepSpec> spec;
+  std::optional<SweepPlan> plan;
+  try {
+    spec = parse_sweep_file(options.sweep_path);
+    plan = expand_sweep(*spec);
+  } catch (const InputError&) {
+    serve_sweep_points(mpi, nullptr);  // rank 0 fails alike, reports it and dismisses every rank
+    return 2;
+  }
+  serve_sweep_points(mpi, [&](size_t index, uint64_t seed) {
+    const SweepPoint& p = plan->points.at(index);
+    return run_point(*spec, *plan, seed, p, sweep_point_dir(out, p));
+  });
+  return 0;
+}
+
+}  // namespace
+
 int sweep_command(const SweepOptions& options) {
-  const SweepSpec spec = parse_sweep_file(options.sweep_path);
-  const SweepPlan plan = expand_sweep(spec);
-  const SweepShard shard = choose_shard(options.shard);
-  if (options.list) {
-    list_points(plan, shard);
-    return 0;
+  if (options.mpi && options.jobs > 0)
+    throw InputError(kCommandLine, "--mpi",
+                     "--mpi runs one point per rank at a time: start more ranks (mpirun -np N) instead of -j");
+  std::optional<MpiSession> mpi;
+  if (options.mpi && !options.list) {
+    mpi.emplace();
+    if (mpi->size() < 2)
+      throw InputError(kCommandLine, "--mpi",
+                       "--mpi needs at least 2 ranks (rank 0 hands out points, the others run them): mpirun -np N, N >= 2");
   }
   const std::filesystem::path out = options.out_dir.empty() ? default_out_dir(options.sweep_path) : options.out_dir;
-  SweepDirectory dir(out, plan,
-                     SweepIdentity{sweep_id(plan), spec.source, spec.base_path, plan.points.size(), plan.axis_keys,
-                                   to_string(shard)});
-  if (dir.repaired_lines() > 0)
-    std::fprintf(stderr, "note: dropped %zu torn or repeated manifest lines; those points run again\n",
-                 dir.repaired_lines());
-  if (dir.foreign_entries() > 0)
-    std::fprintf(stderr, "note: %zu finished points in %s are not in this sweep; results.csv leaves them out\n",
-                 dir.foreign_entries(), out.c_str());
+  if (mpi && mpi->rank() > 0) return serve_mpi_sweep(*mpi, options, out);
 
-  std::vector<const SweepPoint*> todo;
-  size_t in_shard = 0;
-  for (const SweepPoint& p : plan.points) {
-    if (!shard.holds(p.index)) continue;
-    ++in_shard;
-    if (!dir.finished(p.hash)) todo.push_back(&p);
+  // Until points are handed out, an error on rank 0 must still release the waiting workers.
+  bool workers_waiting = mpi.has_value();
+  try {
+    const SweepSpec spec = parse_sweep_file(options.sweep_path);
+    const SweepPlan plan = expand_sweep(spec);
+    const SweepShard shard = choose_shard(options.shard);
+    if (options.list) {
+      list_points(plan, shard);
+      return 0;
+    }
+    SweepDirectory dir(out, plan,
+                       SweepIdentity{sweep_id(plan), spec.source, spec.base_path, plan.points.size(), plan.axis_keys,
+                                     to_string(shard)});
+    if (dir.repaired_lines() > 0)
+      std::fprintf(stderr, "note: dropped %zu torn or repeated manifest lines; those points run again\n",
+                   dir.repaired_lines());
+    if (dir.foreign_entries() > 0)
+      std::fprintf(stderr, "note: %zu finished points in %s are not in this sweep; results.csv leaves them out\n",
+                   dir.foreign_entries(), out.c_str());
+
+    std::vector<const SweepPoint*> todo;
+    size_t in_shard = 0;
+    for (const SweepPoint& p : plan.points) {
+      if (!shard.holds(p.index)) continue;
+      ++in_shard;
+      if (!dir.finished(p.hash)) todo.push_back(&p);
+    }
+    const std::vector<uint64_t> seeds = validate_points(spec, todo);
+
+    const size_t jobs = mpi                ? static_cast<size_t>(mpi->size() - 1)
+                        : options.jobs > 0 ? options.jobs
+                                           : std::max(1u, std::thread::hardware_concurrency());
+    const size_t done_before = in_shard - todo.size();
+    if (!options.quiet)
+      std::fprintf(stderr, "sweep %s: %zu points%s, %zu done before, %zu to run on %zu %s -> %s\n",
+                   options.sweep_path.c_str(), plan.points.size(),
+                   shard.whole() ? "" : fmt::format(" (shard {}: {})", to_string(shard), in_shard).c_str(),
+                   done_before, todo.size(), mpi ? jobs : std::min(jobs, std::max<size_t>(todo.size(), 1)),
+                   mpi ? "worker ranks" : "workers", out.c_str());
+
+    const SweepProgress::Style style = options.quiet || todo.empty() ? SweepProgress::Style::silent
+                                       : ::isatty(::fileno(stderr))   ? SweepProgress::Style::bar
+                                                                      : SweepProgress::Style::lines;
+    SweepProgress progress(stderr, style, todo.size(), done_before);
+    SweepRunReport report;
+    if (mpi) {
+      workers_waiting = false;
+      try {
+        report = coordinate_sweep_points(*mpi, todo, seeds, dir, progress);
+      } catch (const std::exception& e) {  // workers hold points: only ending the job frees them
+        std::fprintf(stderr, "error: %s\n", e.what());
+        mpi->abort(1);
+      }
+    } else {
+      std::unordered_map<size_t, uint64_t> seed_of;
+      for (size_t i = 0; i < todo.size(); ++i) seed_of.emplace(todo[i]->index, seeds[i]);
+      const PointRunner runner = [&](const SweepPoint& p, const std::filesystem::path& point_dir) {
+        return run_point(spec, plan, seed_of.at(p.index), p, point_dir);
+      };
+      report = run_sweep_points(todo, jobs, runner, dir, progress);
+    }
+    dir.finalize();
+    write_sweep_report(out);  // DIR/report.html from sweep.json and results.csv (tools/report_command.h)
+
+    bool bad_input = false;
+    for (const PointFailure& f : report.failures) {
+      std::fprintf(stderr, "error: point %zu (%s): %s\n", f.point, f.hash.c_str(), f.message.c_str());
+      bad_input = bad_input || f.bad_input;
+    }
+    if (!options.quiet)
+      std::fprintf(stderr, "ran %zu points in %.2f s (%.2f points/s); %zu failed; results: %s\n", report.ran,
+                   report.wall_s, report.wall_s > 0 ? static_cast<double>(report.ran) / report.wall_s : 0.0,
+                   report.failures.size(), (out / "results.csv").c_str());
+    if (report.failures.empty()) return 0;
+    return bad_input ? 2 : 1;
+  } catch (...) {
+    if (workers_waiting) dismiss_sweep_workers(*mpi);
+    throw;
   }
-  const std::vector<uint64_t> seeds = validate_points(spec, todo);
-  std::unordered_map<size_t, uint64_t> seed_of;
-  for (size_t i = 0; i < todo.size(); ++i) seed_of.emplace(todo[i]->index, seeds[i]);
-
-  const size_t jobs = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  const size_t done_before = in_shard - todo.size();
-  if (!options.quiet)
-    std::fprintf(stderr, "sweep %s: %zu points%s, %zu done before, %zu to run on %zu workers -> %s\n",
-                 options.sweep_path.c_str(), plan.points.size(),
-                 shard.whole() ? "" : fmt::format(" (shard {}: {})", to_string(shard), in_shard).c_str(), done_before,
-                 todo.size(), std::min(jobs, std::max<size_t>(todo.size(), 1)), out.c_str());
-
-  const SweepProgress::Style style = options.quiet || todo.empty() ? SweepProgress::Style::silent
-                                     : ::isatty(::fileno(stderr))   ? SweepProgress::Style::bar
-                                                                    : SweepProgress::Style::lines;
-  SweepProgress progress(stderr, style, todo.size(), done_before);
-  const PointRunner runner = [&](const SweepPoint& p, const std::filesystem::path& point_dir) {
-    return run_point(spec, plan, seed_of.at(p.index), p, point_dir);
-  };
-  const SweepRunReport report = run_sweep_points(todo, jobs, runner, dir, progress);
-  dir.finalize();
-
-  bool bad_input = false;
-  for (const PointFailure& f : report.failures) {
-    std::fprintf(stderr, "error: point %zu (%s): %s\n", f.point, f.hash.c_str(), f.message.c_str());
-    bad_input = bad_input || f.bad_input;
-  }
-  if (!options.quiet)
-    std::fprintf(stderr, "ran %zu points in %.2f s (%.2f points/s); %zu failed; results: %s\n", report.ran,
-                 report.wall_s, report.wall_s > 0 ? static_cast<double>(report.ran) / report.wall_s : 0.0,
-                 report.failures.size(), (out / "results.csv").c_str());
-  if (report.failures.empty()) return 0;
-  return bad_input ? 2 : 1;
 }
 
 int merge_command(const MergeOptions& options) {
   std::vector<std::filesystem::path> inputs(options.inputs.begin(), options.inputs.end());
   const MergeReport r = merge_sweep_outputs(inputs, options.out_dir);
+  write_sweep_report(options.out_dir);
   std::printf("merged %zu of %zu points from %zu folders into %s", r.merged, r.points_total, inputs.size(),
               options.out_dir.c_str());
   if (r.duplicates > 0) std::printf(" (%zu duplicate lines dropped)", r.duplicates);

@@ -1,5 +1,5 @@
 // File: tools/sweep_command.h
-// `parallax sweep FILE.yaml [--out DIR] [-j N] [--shard I/N]` and `parallax merge DIR... --out DIR`:
+// `parallax sweep FILE.yaml [--out DIR] [-j N | --mpi] [--shard I/N]` and `parallax merge DIR... --out DIR`:
 // the command-line faces of sim/sweep. A sweep point is `parallax run BASE --set ...` into
 // DIR/points/<hash>/ (run_command, quiet); everything else (expansion, hashing, resume, the tables,
 // shards, merge) lives in sim/sweep. docs/sweeps.md is the user's guide.
@@ -20,6 +20,7 @@ struct SweepOptions {
   std::string shard;    // "I/N"; empty: SLURM_ARRAY_TASK_* if set, else the whole sweep
   bool list = false;    // print the points (index, hash, overrides) and run nothing
   bool quiet = false;   // no progress, no closing summary
+  bool mpi = false;     // run on the ranks of an MPI job: rank 0 hands out points (sim/sweep/sweep_mpi.h)
 };
 
 struct MergeOptions {

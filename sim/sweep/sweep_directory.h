@@ -31,6 +31,11 @@ namespace parallax {
 // fnv1a64 over the point hashes in order: equal ids mean equal plans (merge checks it).
 std::string sweep_id(const SweepPlan& plan);
 
+// DIR/points/<hash>: where a point's outputs go (every rank of an MPI sweep computes it alike).
+inline std::filesystem::path sweep_point_dir(const std::filesystem::path& dir, const SweepPoint& p) {
+  return dir / "points" / p.hash;
+}
+
 // What DIR/sweep.json holds.
 struct SweepIdentity {
   std::string sweep_id;
@@ -54,7 +59,7 @@ class SweepDirectory {
   SweepDirectory& operator=(const SweepDirectory&) = delete;
 
   const std::filesystem::path& dir() const { return dir_; }
-  std::filesystem::path point_dir(const SweepPoint& p) const { return dir_ / "points" / p.hash; }
+  std::filesystem::path point_dir(const SweepPoint& p) const { return sweep_point_dir(dir_, p); }
   bool finished(const std::string& hash) const { return done_.count(hash) != 0; }
   size_t finished_count() const;
   size_t repaired_lines() const { return repaired_lines_; }  // torn or duplicate lines dropped on open

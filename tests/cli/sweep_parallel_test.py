@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""A sweep gives the same results however it is run (docs/reliability.md, "Determinism").
+
+  sweep_parallel_test.py PARALLAX SOURCE_DIR threads
+      -j 1 and -j 2: results.csv equal row for row (and so as a set), and every file of every
+      point (points/<hash>/...) byte-identical, summary.json up to its wall-clock fields.
+  sweep_parallel_test.py PARALLAX SOURCE_DIR mpi
+      `mpirun -np 2 parallax sweep --mpi` against -j 1, compared the same way; then a worker rank
+      is killed with SIGKILL mid-sweep, the same command is run again, and the table must equal
+      the uninterrupted one with no point twice. Without MPI in the binary, checks that --mpi is
+      refused with exit 2 and the way to get it, then exits 77 (skipped); without mpirun, 77.
+
+Wall-clock fields (wall_s, sim_to_wall_ratio, events_per_s) are left out of every comparison.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+WALL = {"wall_s", "sim_to_wall_ratio", "events_per_s"}
+
+
+def sweep_file(tmp, source, sizes, trace):
+    p = Path(tmp) / "ring-sweep.yaml"
+    p.write_text(
+        f"base: {Path(source) / 'scenarios/bench/ring.yaml'}\n"
+        f"set: {{output.activities_csv: true, output.trace: {str(trace).lower()}}}\n"
+        "axes:\n"
+        f"  - cartesian: {{hardware.gpus: {sizes}}}\n"
+        "  - zip: {workload.collectives.0.bytes: [1MiB, 16MiB], workload.collectives.0.name: [a, b]}\n"
+        "seeds: [1, 2]\n")
+    return str(p)
+
+
+def table(out):
+    """results.csv without its wall-clock columns: header first, then rows in file order."""
+    lines = (Path(out) / "results.csv").read_text().splitlines()
+    header = lines[0].split(",")
+    keep = [i for i, h in enumerate(header) if h not in WALL]
+    return [",".join(r.split(",")[i] for i in keep) for r in lines]
+
+
+def point_files(out):
+    """{relative path: content} of every point's files; summary.json without wall-clock fields."""
+    files = {}
+    for f in sorted((Path(out) / "points").rglob("*")):
+        if not f.is_file():
+            continue
+        rel = str(f.relative_to(out))
+        if f.name == "summary.json":
+            j = json.loads(f.read_text())
+            files[rel] = json.dumps({k: v for k, v in j.items() if k not in WALL}, sort_keys=True)
+        else:
+            files[rel] = f.read_bytes()
+    return files
+
+
+def same(label, a, b):
+    ta, tb = table(a), table(b)
+    ok = True
+    if ta != tb:
+        print(f"FAIL {label}: results.csv differs\n  {ta[:3]}\n  {tb[:3]}")
+        ok = False
+    if len(set(tb)) != len(tb):
+        print(f"FAIL {label}: a row appears twice")
+        ok = False
+    fa, fb = point_files(a), point_files(b)
+    if fa.keys() != fb.keys():
+        print(f"FAIL {label}: point files differ: {sorted(set(fa) ^ set(fb))[:5]}")
+        ok = False
+    differing = [k for k in fa.keys() & fb.keys() if fa[k] != fb[k]]
+    if differing:
+        print(f"FAIL {label}: {len(differing)} point files differ, e.g. {sorted(differing)[:3]}")
+        ok = False
+    if ok:
+        print(f"ok   {label}: {len(ta) - 1} rows, {len(fa)} point files identical")
+    return ok
+
+
+def run(args, **kw):
+    return subprocess.run(args, capture_output=True, text=True, **kw)
+
+
+def mpirun_command():
+    mpirun = shutil.which("mpirun")
+    if not mpirun:
+        return None
+    cmd = [mpirun, "-np", "2", "--oversubscribe"]
+    if os.geteuid() == 0:
+        cmd.append("--allow-run-as-root")
+    return cmd
+
+
+def mpi_env():
+    # Shared memory and loopback only: works in a container without a network.
+    env = dict(os.environ, OMPI_MCA_btl="self,vader", OMPI_MCA_btl_tcp_if_include="lo",
+               OMPI_MCA_oob_tcp_if_include="lo", OMPI_MCA_plm_rsh_agent="")
+    env.pop("OMPI_MCA_rmaps_base_oversubscribe", None)
+    return env
+
+
+def kill_worker_rank(out, deadline):
+    """SIGKILLs the rank-1 process of the running sweep once a point is in its manifest."""
+    manifest = Path(out) / "manifest.jsonl"
+    while time.monotonic() < deadline:
+        if manifest.exists() and manifest.read_text().count("\n") >= 1:
+            for proc in Path("/proc").iterdir():
+                if not proc.name.isdigit():
+                    continue
+                try:
+                    env = (proc / "environ").read_bytes().split(b"\0")
+                    cmdline = (proc / "cmdline").read_bytes()
+                except OSError:
+                    continue
+                if b"OMPI_COMM_WORLD_RANK=1" in env and str(out).encode() in cmdline:
+                    os.kill(int(proc.name), signal.SIGKILL)
+                    return True
+        time.sleep(0.005)
+    return False
+
+
+def main():
+    parallax, source, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+    failures = 0
+    with tempfile.TemporaryDirectory(prefix="parallax-sweep-par-") as tmp:
+        if mode == "threads":
+            sweep = sweep_file(tmp, source, "[4, 8, 16, 32]", True)  # 16 points, every output
+            one, two = f"{tmp}/j1", f"{tmp}/j2"
+            for out, j in ((one, "1"), (two, "2")):
+                r = run([parallax, "sweep", sweep, "--out", out, "-j", j, "--quiet"])
+                if r.returncode != 0:
+                    print(f"FAIL sweep -j {j}: exit {r.returncode}\n{r.stderr}")
+                    sys.exit(1)
+            failures += not same("-j 1 vs -j 2", one, two)
+        else:
+            sweep = sweep_file(tmp, source, "[32, 48, 64, 80, 96, 112]", False)  # 24 points, no trace.json
+            probe = run([parallax, "sweep", sweep, "--out", f"{tmp}/probe", "--mpi", "--quiet"])
+            if "built without MPI" in probe.stderr:
+                if probe.returncode != 2 or "-Dmpi=enabled" not in probe.stderr:
+                    print(f"FAIL --mpi without MPI: exit {probe.returncode}: {probe.stderr}")
+                    sys.exit(1)
+                print("ok   --mpi without MPI: exit 2 naming -Dmpi=enabled; skipping the MPI runs")
+                sys.exit(77)
+            mpirun = mpirun_command()
+            if not mpirun:
+                print("skip: mpirun not found")
+                sys.exit(77)
+            one, mpi, killed = f"{tmp}/j1", f"{tmp}/mpi", f"{tmp}/killed"
+            r = run([parallax, "sweep", sweep, "--out", one, "-j", "1", "--quiet"])
+            if r.returncode != 0:
+                print(f"FAIL sweep -j 1: exit {r.returncode}\n{r.stderr}")
+                sys.exit(1)
+            t0 = time.monotonic()
+            r = run(mpirun + [parallax, "sweep", sweep, "--out", mpi, "--mpi"], env=mpi_env(), timeout=600)
+            if r.returncode != 0:
+                print(f"FAIL mpirun sweep --mpi: exit {r.returncode}\n{r.stdout}\n{r.stderr}")
+                sys.exit(1)
+            print(f"     mpirun -np 2 sweep --mpi: {time.monotonic() - t0:.1f} s")
+            failures += not same("mpirun -np 2 --mpi vs -j 1", one, mpi)
+
+            # A worker rank dies mid-sweep: the job ends; the rerun redoes only unfinished points.
+            p = subprocess.Popen(mpirun + [parallax, "sweep", sweep, "--out", killed, "--mpi", "--quiet"],
+                                 env=mpi_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            hit = kill_worker_rank(killed, time.monotonic() + 120)
+            p.communicate(timeout=120)
+            done_at_kill = (Path(killed) / "manifest.jsonl").read_text().count("\n")
+            if not hit or p.returncode == 0 or done_at_kill >= 24:
+                print(f"FAIL kill: worker killed {hit}, mpirun exit {p.returncode}, {done_at_kill} points done")
+                failures += 1
+            r = run(mpirun + [parallax, "sweep", sweep, "--out", killed, "--mpi"], env=mpi_env(), timeout=600)
+            if r.returncode != 0 or f"{done_at_kill} done before" not in r.stderr:
+                print(f"FAIL resume after kill: exit {r.returncode}\n{r.stderr}")
+                failures += 1
+            else:
+                print(f"ok   worker rank killed after {done_at_kill} of 24 points; rerun ran the rest")
+                failures += not same("killed + resumed --mpi vs -j 1", one, killed)
+    print(f"{failures} failure(s)")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -10,6 +10,7 @@
 #include "sim/platform/platform.h"
 #include "sim/scenario/input_error.h"
 #include "tools/bench_command.h"
+#include "tools/bench_serverless.h"
 #include "tools/predict_command.h"
 #include "tools/predict_swap.h"
 #include "tools/run_command.h"
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
   uint64_t hold_events = 20'000'000;
   CLI::App* bench_engine = bench_cmd->add_subcommand("engine", "Engine events/s on the hold model (N = 1e3, 1e5, 1e6)");
   bench_engine->add_option("--events", hold_events, "events fired per point")->capture_default_str();
+  parallax::ServerlessBench serverless_bench(*bench_cmd);
 
   CLI::App* predict_cmd = app.add_subcommand("predict", "Ask a cost model directly (JSON on stdout)");
   predict_cmd->require_subcommand(1);
@@ -101,5 +103,6 @@ int main(int argc, char** argv) {
   if (predict_ovl->parsed()) return guarded([&] { return parallax::predict_overlap_command(po); });
   if (predict_swap->parsed()) return guarded([&] { return parallax::predict_swap_command(ps); });
   if (bench_engine->parsed()) return guarded([&] { return parallax::bench_engine(hold_events); });
+  if (serverless_bench.parsed()) return guarded([&] { return serverless_bench.run(); });
   return 2;
 }

@@ -7,81 +7,22 @@
 #include <cstdio>
 #include <filesystem>
 #include <algorithm>
-#include <set>
 
-#include "sim/engine/engine.h"
 #include "sim/engine/random_streams.h"
-#include "sim/platform/sim_platform.h"
 #include "sim/policies/serverless/policy_presets.h"
 #include "sim/policies/serverless/serverless_metrics.h"
-#include "sim/policies/serverless/serverless_node.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/console_table.h"
 #include "sim/report/json_output.h"
-#include "sim/scenario/model_catalog.h"
 #include "sim/workload/trace_source.h"
 #include "tools/run_report.h"
+#include "tools/serverless_sim.h"
+#include "tools/serverless_trace.h"
 #include "tools/version.h"
 
 namespace parallax {
 
 namespace {
-
-ModelClass model_class(Heaviness h) {
-  return h == Heaviness::light ? ModelClass::light : h == Heaviness::median ? ModelClass::median : ModelClass::heavy;
-}
-
-std::vector<ServedModel> served_models(const ServerlessWorkloadSpec& w, const HardwareSpec& hw) {
-  const ModelCatalog& catalog = embedded_model_catalog();
-  const int kind = catalog_gpu_kind(hw.gpus.at(0).model);
-  std::vector<ServedModel> out;
-  for (const std::string& name : w.models) {
-    const CatalogModel& c = catalog.at(name);
-    ServedModel m;
-    m.name = c.name;
-    m.heaviness = model_class(c.heaviness);
-    for (const CatalogLayer& l : c.layers) m.layers.push_back({l.param_bytes, l.compute_s[static_cast<size_t>(kind)]});
-    m.param_bytes = c.param_bytes();
-    m.compute_s = c.compute_s(kind);
-    m.native_s = c.native_s[static_cast<size_t>(kind)];
-    m.native_footprint_bytes = c.native_footprint_bytes;
-    m.slo = Time::seconds(c.slo_s);
-    m.cold_start = Time::seconds(c.cold_start_s);
-    out.push_back(std::move(m));
-  }
-  return out;
-}
-
-// NVLink line rate between GPU pairs joined by NVLink only, and the PCIe-switch sibling: the GPU
-// whose route from the host shares a link direction with this GPU's.
-NodeLinks node_links(SimPlatform& platform) {
-  Topology& topo = platform.topology();
-  const int gpus = platform.gpu_count();
-  NodeLinks l;
-  l.peer_Bps.assign(static_cast<size_t>(gpus), std::vector<double>(static_cast<size_t>(gpus), 0.0));
-  l.pcie_sibling.assign(static_cast<size_t>(gpus), -1);
-  std::vector<std::set<uint32_t>> host_dirs(static_cast<size_t>(gpus));
-  for (int a = 0; a < gpus; ++a) {
-    for (uint32_t d : topo.route(topo.host_node(0), topo.gpu_node(a)).directions) host_dirs[static_cast<size_t>(a)].insert(d);
-    for (int b = 0; b < gpus; ++b) {
-      if (a == b) continue;
-      double bw = 1e300;
-      bool nvlink = true;
-      for (uint32_t d : topo.route(topo.gpu_node(a), topo.gpu_node(b)).directions) {
-        nvlink = nvlink && topo.directions()[d].kind == LinkKind::nvlink;
-        bw = std::min(bw, topo.directions()[d].bandwidth_Bps);
-      }
-      l.peer_Bps[static_cast<size_t>(a)][static_cast<size_t>(b)] = nvlink ? bw : 0;
-    }
-  }
-  for (int a = 0; a < gpus; ++a)
-    for (int b = 0; b < gpus && l.pcie_sibling[static_cast<size_t>(a)] < 0; ++b) {
-      if (a == b) continue;
-      for (uint32_t d : host_dirs[static_cast<size_t>(a)])
-        if (host_dirs[static_cast<size_t>(b)].count(d) != 0) l.pcie_sibling[static_cast<size_t>(a)] = b;
-    }
-  return l;
-}
 
 // Function i replays trace row i mod rows; copy c of a row is expanded from stream "trace.c".
 std::vector<ServerlessArrival> arrivals_for(const ServerlessWorkloadSpec& w, RandomStreams& streams) {
@@ -136,35 +77,25 @@ void put_metrics(nlohmann::ordered_json& j, const ServerlessSummary& s) {
   j["cold_starts"] = s.cold_starts;
 }
 
-ServerlessSummary run_policy(const Scenario& sc, const std::string& name, std::span<const ServerlessArrival> arrivals) {
-  Engine engine;
-  SimPlatform platform(engine, sc.hardware);
-  RandomStreams streams(sc.seed);
-  ServerlessPolicy policy = serverless_policy_preset(name);
-  policy.reserve_bytes = static_cast<int64_t>(sc.serverless.reserve_GB * 1e9);
-  std::vector<ServedFunction> functions;
+// `trace`: also write trace.json of this policy's run there (empty = none).
+ServerlessSummary run_policy(const Scenario& sc, const std::string& name, std::span<const ServerlessArrival> arrivals,
+                             const std::filesystem::path& trace) {
+  ServerlessSimSetup setup;
+  setup.hardware = sc.hardware;
+  setup.policy = serverless_policy_preset(name);
+  setup.policy.reserve_bytes = static_cast<int64_t>(sc.serverless.reserve_GiB * 1073741824.0);
+  setup.policy.record_pools = !trace.empty();
+  setup.models = served_models(sc.serverless.models, sc.hardware);
   for (int64_t f = 0; f < sc.serverless.functions; ++f)
-    functions.push_back({fmt::format("f{}", f), static_cast<uint32_t>(f % static_cast<int64_t>(sc.serverless.models.size()))});
-  ServerlessNode node(platform, policy, served_models(sc.serverless, sc.hardware), functions, node_links(platform),
-                      streams.stream("serverless.gpu_select"));
-  node.start(arrivals);
-  engine.run();
-  ServerlessSummary s = summarise_serverless(node);
-  for (int g = 0; g < platform.gpu_count(); ++g) s.gpu_busy_s += node.busy_s(g);
-  // docs/serverless.md: bytes moved / (makespan x capacity); PCIe capacity = the host's outgoing
-  // link directions, NVLink capacity = every GPU->GPU NVLink direction.
-  const NodeLinks links = node_links(platform);
-  double nvlink_Bps = 0;
-  for (const auto& row : links.peer_Bps)
-    for (double bw : row) nvlink_Bps += bw;
-  double pcie_Bps = 0;
-  Topology& topo = platform.topology();
-  for (const Topology::LinkDirection& d : topo.directions())
-    if (d.kind == LinkKind::pcie && d.from == topo.host_node(0)) pcie_Bps += d.bandwidth_Bps;
-  if (s.makespan_s > 0 && pcie_Bps > 0) s.pcie_utilisation = s.pcie_bytes / (s.makespan_s * pcie_Bps);
-  if (s.makespan_s > 0 && nvlink_Bps > 0) s.nvlink_utilisation = s.nvlink_bytes / (s.makespan_s * nvlink_Bps);
-  if (s.arrived != s.finished + s.dropped + s.queued) throw std::logic_error("serverless run lost requests");
-  return s;
+    setup.functions.push_back({fmt::format("f{}", f), static_cast<uint32_t>(f % static_cast<int64_t>(sc.serverless.models.size()))});
+  setup.nodes = static_cast<int>(sc.serverless.nodes);
+  setup.seed = sc.seed;
+  if (trace.empty()) return simulate_serverless(setup, arrivals, nullptr);
+  return simulate_serverless(setup, arrivals, nullptr, nullptr, [&](std::span<const ServerlessNode* const> nodes) {
+    const ChromeTraceStats st = write_serverless_trace(trace, nodes, sc.hardware.gpus.at(0).model);
+    if (st.truncated)
+      std::fprintf(stderr, "note: trace.json holds the first %zu of %zu activities\n", st.records_written, st.records_total);
+  });
 }
 
 }  // namespace
@@ -174,7 +105,15 @@ int run_serverless(const Scenario& sc, const RunOptions& options) {
   const std::vector<ServerlessArrival> arrivals = arrivals_for(sc.serverless, streams);
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<ServerlessSummary> results;
-  for (const std::string& name : sc.serverless.policies) results.push_back(run_policy(sc, name, arrivals));
+  // trace.json: the first policy's run (docs/serverless.md).
+  const bool traced = !options.out_dir.empty() && sc.output.trace;
+  const std::filesystem::path dir(options.out_dir);
+  if (!options.out_dir.empty()) {
+    std::filesystem::create_directories(dir);
+    std::filesystem::remove(dir / "trace.json");
+  }
+  for (const std::string& name : sc.serverless.policies)
+    results.push_back(run_policy(sc, name, arrivals, traced && results.empty() ? dir / "trace.json" : std::filesystem::path()));
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   nlohmann::ordered_json summary;
@@ -201,8 +140,6 @@ int run_serverless(const Scenario& sc, const RunOptions& options) {
       csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", s.policy, f.name, f.model, f.arrived, f.finished,
                          f.dropped, f.cold_starts, f.p50_s, f.p98_s, f.p99_s, f.mean_queue_s, f.slo_s, f.compliant ? 1 : 0);
   if (!options.out_dir.empty()) {
-    const std::filesystem::path dir(options.out_dir);
-    std::filesystem::create_directories(dir);
     std::filesystem::remove(dir / "summary.json");
     std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
     write_file_atomically(dir / "function_latency.csv", csv);

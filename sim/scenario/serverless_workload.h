@@ -9,7 +9,11 @@
 //     trace: {format: torpor, path: ../../traces/torpor/samples_derived.csv, minute_cv: 1}
 //     duration_s: 1860                    # optional: cut the trace
 //     policies: [torpor, native, keepalive, naive]
-//     reserve_GB: 25                      # optional: swap policies' per-GPU model memory
+//     nodes: 1                            # optional: copies of the hardware behind a router
+//                                         # (swap policies only; serverless_cluster.h)
+//     reserve_GiB: 25                     # optional: swap policies' per-GPU model memory
+//                                         # (Torpor's MEM_LIMIT_IN_GB, which controller.hpp
+//                                         # multiplies by 1024^3)
 #pragma once
 
 #include <cstdint>
@@ -31,7 +35,8 @@ struct ServerlessWorkloadSpec {
   double minute_cv = 1;
   double duration_s = 0;          // 0 = the whole trace
   std::vector<std::string> policies{"torpor"};  // sim/policies/serverless/policy_presets.h
-  double reserve_GB = 25;
+  double reserve_GiB = 25;
+  int64_t nodes = 1;
 };
 
 void read_serverless_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,

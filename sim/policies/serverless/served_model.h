@@ -27,6 +27,9 @@ struct ServedModel {
   int64_t native_footprint_bytes = 0;     // GPU memory of one native function instance
   Time slo;
   Time cold_start;                        // keep-alive baseline: container start; 0 = the policy's
+  // Per layer, the group holding its last byte (models::swap_layer_groups at the node's group
+  // size); filled by the node, computed by the executor when empty.
+  std::vector<int64_t> layer_group;
 };
 
 struct ServedFunction {
@@ -34,10 +37,37 @@ struct ServedFunction {
   uint32_t model = 0;  // index into the models vector
 };
 
+// One route a model can be loaded over, as the platform runs a lone copy on it: the bottleneck
+// rate, the route latency and the link directions it crosses (two loads whose directions meet
+// contend, and go to the platform's flow solver; a lone load is computed in closed form).
+struct RouteCost {
+  double Bps = 0;
+  Time latency;
+  std::vector<uint32_t> directions;
+};
+
 struct NodeLinks {
   std::vector<std::vector<double>> peer_Bps;  // [a][b] NVLink line rate, 0 = none
   std::vector<int> pcie_sibling;              // GPU sharing a's PCIe switch, -1 = none
   int host = 0;                               // host holding the model repository
+  // [source][gpu]: source < gpus is a peer GPU, source == gpus the host. Empty: every load goes
+  // through the platform's solver.
+  std::vector<std::vector<RouteCost>> routes;
+  const RouteCost* route(int source, int gpu) const {
+    if (source < 0 || static_cast<size_t>(source) >= routes.size()) return nullptr;
+    const auto& row = routes[static_cast<size_t>(source)];
+    return static_cast<size_t>(gpu) < row.size() && row[static_cast<size_t>(gpu)].Bps > 0 ? &row[static_cast<size_t>(gpu)] : nullptr;
+  }
 };
+
+// True when two routes cross a common link direction (directions sorted).
+inline bool routes_share(const RouteCost& a, const RouteCost& b) {
+  size_t i = 0, j = 0;
+  while (i < a.directions.size() && j < b.directions.size()) {
+    if (a.directions[i] == b.directions[j]) return true;
+    if (a.directions[i] < b.directions[j]) ++i; else ++j;
+  }
+  return false;
+}
 
 }  // namespace parallax

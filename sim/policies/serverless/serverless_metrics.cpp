@@ -14,7 +14,13 @@ double nearest_rank(std::vector<double> values, double q) {
 }
 
 ServerlessSummary summarise_serverless(const ServerlessNode& node) {
+  const ServerlessNode* one = &node;
+  return summarise_serverless(std::span<const ServerlessNode* const>(&one, 1));
+}
+
+ServerlessSummary summarise_serverless(std::span<const ServerlessNode* const> nodes) {
   ServerlessSummary s;
+  const ServerlessNode& node = *nodes.front();  // functions, models and policy are the same on every node
   s.policy = node.policy().name;
   const size_t n = node.functions().size();
   std::vector<std::vector<double>> latency(n);
@@ -23,7 +29,8 @@ ServerlessSummary summarise_serverless(const ServerlessNode& node) {
   double queue_sum = 0;
   std::vector<double> queue_all;
   Time last_finish = Time::zero();
-  for (const RequestRecord& r : node.requests()) {
+  for (const ServerlessNode* at : nodes)
+  for (const RequestRecord& r : at->requests()) {
     FunctionLatency& f = per[r.function];
     ++f.arrived;
     ++s.arrived;
@@ -62,7 +69,7 @@ ServerlessSummary summarise_serverless(const ServerlessNode& node) {
       s.functions_compliant += f.compliant ? 1 : 0;
     }
   }
-  s.functions_hosted = node.policy().hosting == HostingMode::native ? node.functions_hosted() : s.functions;
+  s.functions_hosted = node.policy().hosting == HostingMode::native && nodes.size() == 1 ? node.functions_hosted() : s.functions;
   s.slo_attainment = s.functions > 0 ? static_cast<double>(s.functions_compliant) / s.functions : 0;
   s.p50_latency_s = nearest_rank(all, 0.50);
   s.p99_latency_s = nearest_rank(all, 0.99);
@@ -73,15 +80,17 @@ ServerlessSummary summarise_serverless(const ServerlessNode& node) {
   s.p50_queue_s = nearest_rank(queue_all, 0.50);
   s.p99_queue_s = nearest_rank(queue_all, 0.99);
   s.makespan_s = last_finish.to_seconds();
-  s.gpus_used = node.gpus_used();
+  for (const ServerlessNode* at : nodes) {
+    s.gpus_used += at->gpus_used();
+    const SwapCounters& c = at->counters();
+    s.swaps_pcie += c.pcie;
+    s.swaps_nvlink += c.nvlink;
+    s.evictions += c.evictions;
+    s.cold_starts += c.cold_starts;
+    s.pcie_bytes += c.pcie_bytes;
+    s.nvlink_bytes += c.nvlink_bytes;
+  }
   s.gpu_seconds = s.gpus_used * s.makespan_s;
-  const SwapCounters& c = node.counters();
-  s.swaps_pcie = c.pcie;
-  s.swaps_nvlink = c.nvlink;
-  s.evictions = c.evictions;
-  s.cold_starts = c.cold_starts;
-  s.pcie_bytes = c.pcie_bytes;
-  s.nvlink_bytes = c.nvlink_bytes;
   s.per_function = std::move(per);
   return s;
 }

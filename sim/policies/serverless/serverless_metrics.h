@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -44,5 +45,8 @@ struct ServerlessSummary {
 double nearest_rank(std::vector<double> values, double q);
 
 ServerlessSummary summarise_serverless(const ServerlessNode& node);
+// Several nodes serving the same functions behind a router (serverless_cluster.h): a function's
+// percentiles are over its requests on every node; GPUs, swaps and evictions add up.
+ServerlessSummary summarise_serverless(std::span<const ServerlessNode* const> nodes);
 
 }  // namespace parallax

@@ -23,6 +23,7 @@ ServerlessNode::ServerlessNode(Platform& platform, ServerlessPolicy policy, std:
     const int64_t reserve = swapping ? policy_.reserve_bytes : platform.gpu(g).memory_bytes;
     pools_.push_back(std::make_unique<GpuMemoryPool>(platform, g, reserve, policy_.block_bytes, policy_.segment_bytes));
   }
+  for (ServedModel& m : models_) m.layer_group = models::swap_layer_groups(m.layers, policy_.group_bytes);
   for (const ServedFunction& f : functions_) {
     if (f.model >= models_.size()) throw std::invalid_argument("ServerlessNode: function names an unknown model");
     const ServedModel& m = models_[f.model];
@@ -34,6 +35,8 @@ ServerlessNode::ServerlessNode(Platform& platform, ServerlessPolicy policy, std:
     if (sibling >= 0 && sibling < gpus) executors_[static_cast<size_t>(g)]->set_pcie_sibling(executors_[static_cast<size_t>(sibling)].get());
   }
   activity_.assign(static_cast<size_t>(gpus), GpuActivity::idle);
+  pool_samples_.resize(static_cast<size_t>(gpus));
+  evictions_per_gpu_.assign(static_cast<size_t>(gpus), 0);
   busy_s_.assign(static_cast<size_t>(gpus), 0.0);
   busy_since_.assign(static_cast<size_t>(gpus), Time::zero());
   running_request_.assign(static_cast<size_t>(gpus), 0);
@@ -61,6 +64,13 @@ void ServerlessNode::place_native() {
     }
   }
   native_gpus_needed_ = static_cast<int>(used.size());
+  for (int g = 0; g < static_cast<int>(pools_.size()); ++g) sample_pool(g);
+}
+
+void ServerlessNode::sample_pool(int gpu) {
+  if (!policy_.record_pools) return;
+  const auto g = static_cast<size_t>(gpu);
+  pool_samples_[g].push_back({platform_.now(), pools_[g]->used_bytes(), evictions_per_gpu_[g]});
 }
 
 int ServerlessNode::functions_hosted() const {
@@ -101,10 +111,7 @@ void ServerlessNode::on_complete(uint64_t tag) {
     resort_pending_ = false;
     queue_.resort();
     if (policy_.hosting == HostingMode::keepalive) keepalive_tick();
-    if (work_left()) {
-      platform_.call_at(platform_.now() + policy_.resort_period, *this, kResort);
-      resort_pending_ = true;
-    }
+    if (work_left()) arm_resort();
   }
 }
 
@@ -112,26 +119,44 @@ void ServerlessNode::arrive() {
   const Time now = platform_.now();
   while (next_arrival_ < arrivals_.size() && arrivals_[next_arrival_].at <= now) {
     const ServerlessArrival& a = arrivals_[next_arrival_++];
-    if (a.function >= functions_.size()) throw std::invalid_argument("ServerlessNode: arrival for an unknown function");
-    RequestRecord r;
-    r.function = a.function;
-    r.arrival = a.at;
-    const auto id = static_cast<uint32_t>(requests_.size());
-    if (policy_.hosting == HostingMode::native && native_gpu_[a.function] < 0) {
-      r.state = RequestState::dropped;
-      requests_.push_back(r);
-      continue;
-    }
-    r.state = RequestState::queued;
-    requests_.push_back(r);
-    if (policy_.hosting == HostingMode::keepalive) {
-      keepalive_arrive(id);
-    } else {
-      queue_.push(id, a.function, id);
-    }
+    accept(a.function, a.at);
   }
   if (next_arrival_ < arrivals_.size()) platform_.call_at(arrivals_[next_arrival_].at, *this, kArrival);
   dispatch();
+}
+
+void ServerlessNode::submit(uint32_t function) {
+  if (policy_.hosting == HostingMode::keepalive)
+    throw std::invalid_argument("ServerlessNode::submit: keep-alive runs on one node, from start()");
+  accept(function, platform_.now());
+  if (policy_.queue == QueueKind::rrc && !resort_pending_) arm_resort();
+  dispatch();
+}
+
+void ServerlessNode::arm_resort() {
+  platform_.call_at(platform_.now() + policy_.resort_period, *this, kResort);
+  resort_pending_ = true;
+}
+
+void ServerlessNode::accept(uint32_t function, Time at) {
+  if (function >= functions_.size()) throw std::invalid_argument("ServerlessNode: arrival for an unknown function");
+  RequestRecord r;
+  r.function = function;
+  r.arrival = at;
+  const auto id = static_cast<uint32_t>(requests_.size());
+  if (policy_.hosting == HostingMode::native && native_gpu_[function] < 0) {
+    r.state = RequestState::dropped;
+    requests_.push_back(r);
+    return;
+  }
+  r.state = RequestState::queued;
+  requests_.push_back(r);
+  ++outstanding_;
+  if (policy_.hosting == HostingMode::keepalive) {
+    keepalive_arrive(id);
+  } else {
+    queue_.push(id, function, id);
+  }
 }
 
 void ServerlessNode::dispatch() {
@@ -163,8 +188,11 @@ bool ServerlessNode::make_room(int gpu, int64_t bytes, EvictorKind kind) {
     pool.free(footprint_[victim]);
     residency_.at(victim, gpu).state = Residency::absent;
     ++counters_.evictions;
+    ++evictions_per_gpu_[static_cast<size_t>(gpu)];
   }
-  return pool.allocate(bytes);
+  const bool ok = pool.allocate(bytes);
+  sample_pool(gpu);
+  return ok;
 }
 
 void ServerlessNode::run(uint32_t request, int gpu, const ExecutorJob& job, GpuActivity activity) {
@@ -172,8 +200,10 @@ void ServerlessNode::run(uint32_t request, int gpu, const ExecutorJob& job, GpuA
   queue_.erase(request);
   r.state = RequestState::running;
   r.dispatch = platform_.now();
+  r.loaded = r.dispatch;
   r.gpu = gpu;
   r.swap = job.source;
+  r.source = job.source == SwapSource::peer ? job.source_index : -1;
   function_running_[r.function] = true;
   activity_[static_cast<size_t>(gpu)] = activity;
   running_request_[static_cast<size_t>(gpu)] = request;
@@ -192,6 +222,7 @@ bool ServerlessNode::try_dispatch_swap(uint32_t request) {
   job.model = &m;
   job.source = p.source;
   job.pipelined = policy_.pipelined;
+  job.closed_form = policy_.closed_form;
   GpuActivity activity = GpuActivity::run_local;
   if (p.source != SwapSource::none) {
     if (p.source == SwapSource::peer) residency_.at(f, p.peer).readers += 1;  // locked while read
@@ -217,8 +248,28 @@ bool ServerlessNode::try_dispatch_swap(uint32_t request) {
       counters_.pcie_bytes += static_cast<double>(m.param_bytes);
     }
   }
+  if (p.source != SwapSource::none && policy_.closed_form) job.route = lone_route(p.gpu, job);
   run(request, p.gpu, job, activity);
   return true;
+}
+
+// The route of a load about to start on `gpu`, or nullptr when another load in flight crosses one
+// of its link directions; those other loads, if computed in closed form, move onto the platform.
+const RouteCost* ServerlessNode::lone_route(int gpu, const ExecutorJob& job) {
+  const int gpus = platform_.gpu_count();
+  const auto source_row = [&](const ExecutorJob& j) { return j.source == SwapSource::host ? gpus : j.source_index; };
+  const RouteCost* mine = links_.route(source_row(job), gpu);
+  if (mine == nullptr) return nullptr;
+  bool alone = true;
+  for (int g = 0; g < gpus; ++g) {
+    SwapExecutor& other = *executors_[static_cast<size_t>(g)];
+    if (g == gpu || !other.transferring()) continue;
+    const RouteCost* theirs = links_.route(source_row(other.job()), g);
+    if (theirs != nullptr && !routes_share(*mine, *theirs)) continue;
+    alone = false;
+    other.materialise();
+  }
+  return alone ? mine : nullptr;
 }
 
 bool ServerlessNode::try_dispatch_native(uint32_t request) {
@@ -228,12 +279,14 @@ bool ServerlessNode::try_dispatch_native(uint32_t request) {
   ExecutorJob job;
   job.model = &model_of(f);
   job.run_s = model_of(f).native_s > 0 ? model_of(f).native_s : model_of(f).compute_s;
+  job.closed_form = policy_.closed_form;
   run(request, g, job, GpuActivity::run_local);
   return true;
 }
 
 void ServerlessNode::on_transfer_done(GpuId gpu) {
-  const RequestRecord& r = requests_[running_request_[static_cast<size_t>(gpu)]];
+  RequestRecord& r = requests_[running_request_[static_cast<size_t>(gpu)]];
+  r.loaded = platform_.now();
   if (r.swap != SwapSource::peer) return;
   for (int g = 0; g < residency_.gpus(); ++g) {
     ResidencyEntry& e = residency_.at(r.function, g);
@@ -251,6 +304,7 @@ void ServerlessNode::on_job_done(GpuId gpu) {
   const Time now = platform_.now();
   r.finish = now;
   r.state = RequestState::finished;
+  --outstanding_;
   ResidencyEntry& e = residency_.at(r.function, gpu);
   e.state = Residency::resident;
   e.running = false;

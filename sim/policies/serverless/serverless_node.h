@@ -35,10 +35,19 @@ enum class RequestState : uint8_t { pending, queued, running, finished, dropped 
 struct RequestRecord {
   uint32_t function = 0;
   Time arrival, dispatch, finish;
+  Time loaded;  // swaps: when the last group was ready; otherwise = dispatch
   RequestState state = RequestState::pending;
   SwapSource swap = SwapSource::none;
   bool cold_start = false;
   int gpu = -1;
+  int source = -1;  // peer GPU of an NVLink swap
+};
+
+// Model memory of one GPU's pool after a change (recorded when the policy asks: trace output).
+struct PoolSample {
+  Time at;
+  int64_t used_bytes = 0;
+  uint64_t evictions = 0;  // on this GPU so far
 };
 
 struct SwapCounters {
@@ -52,9 +61,18 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
                  std::vector<ServedFunction> functions, NodeLinks links, RandomStream& rng);
   ~ServerlessNode();
   void start(std::span<const ServerlessArrival> arrivals);
+  // A request of `function` arriving now, from a router in front of several nodes (swap and native
+  // hosting; keep-alive needs the whole trace up front and runs through start() only).
+  void submit(uint32_t function);
+  // Whether some GPU of the node holds or is loading the function's model.
+  bool holds(uint32_t function) const { return residency_.replicas(function) > 0; }
+  // Requests accepted and not yet finished or dropped (queued or running).
+  uint64_t outstanding() const { return outstanding_; }
 
   const std::vector<RequestRecord>& requests() const { return requests_; }
   const SwapCounters& counters() const { return counters_; }
+  // Per GPU, every change of its pool (ServerlessPolicy::record_pools), in time order.
+  const std::vector<std::vector<PoolSample>>& pool_samples() const { return pool_samples_; }
   const GpuMemoryPool& pool(int gpu) const { return *pools_[static_cast<size_t>(gpu)]; }
   const std::vector<ServedFunction>& functions() const { return functions_; }
   const std::vector<ServedModel>& models() const { return models_; }
@@ -76,6 +94,8 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
  private:
   enum Tag : uint64_t { kArrival = 1, kResort = 2, kColdStartBase = 16 };  // + function
   void arrive();
+  void accept(uint32_t function, Time at);
+  void arm_resort();
   void dispatch();
   bool try_dispatch_swap(uint32_t request);
   bool try_dispatch_native(uint32_t request);
@@ -87,6 +107,7 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   void keepalive_ready(uint32_t function);
   bool make_room(int gpu, int64_t bytes, EvictorKind kind);
   void run(uint32_t request, int gpu, const ExecutorJob& job, GpuActivity activity);
+  const RouteCost* lone_route(int gpu, const ExecutorJob& job);
   void place_native();
   bool work_left() const;
   const ServedModel& model_of(uint32_t function) const { return models_[functions_[function].model]; }
@@ -120,6 +141,10 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   size_t next_arrival_ = 0;
   std::vector<RequestRecord> requests_;
   SwapCounters counters_;
+  uint64_t outstanding_ = 0;
+  std::vector<std::vector<PoolSample>> pool_samples_;
+  std::vector<uint64_t> evictions_per_gpu_;
+  void sample_pool(int gpu);
   bool dispatching_ = false;
   bool resort_pending_ = false;
 };

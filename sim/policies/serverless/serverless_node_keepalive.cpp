@@ -57,6 +57,7 @@ void ServerlessNode::keepalive_setup() {
     ++slots_used_[static_cast<size_t>(g)];
     launched_ever_[f] = true;
   }
+  for (int g = 0; g < gpus; ++g) sample_pool(g);
 }
 
 void ServerlessNode::keepalive_arrive(uint32_t request) {
@@ -64,6 +65,7 @@ void ServerlessNode::keepalive_arrive(uint32_t request) {
   const int g = native_gpu_[f];
   if (footprint_[f] > pools_[0]->capacity_bytes()) {  // can never start: dropped
     requests_[request].state = RequestState::dropped;
+    --outstanding_;
     return;
   }
   if (g >= 0 && residency_.at(f, g).state == Residency::resident && !ready_unreleased_[f]) {
@@ -97,6 +99,7 @@ void ServerlessNode::keepalive_tick() {
     --slots_used_[static_cast<size_t>(g)];
     native_gpu_[f] = -1;
     ++counters_.evictions;
+    ++evictions_per_gpu_[static_cast<size_t>(g)];
   }
   for (int g = 0; g < platform_.gpu_count(); ++g) {
     GpuMemoryPool& pool = *pools_[static_cast<size_t>(g)];
@@ -116,6 +119,7 @@ void ServerlessNode::keepalive_tick() {
       const Time start = m.cold_start > Time::zero() ? m.cold_start : policy_.cold_start;
       platform_.call_at(now + start, *this, kColdStartBase + f);
     }
+    sample_pool(g);
   }
   for (uint32_t f = 0; f < functions_.size(); ++f) {
     if (!ready_unreleased_[f]) continue;
@@ -138,6 +142,7 @@ bool ServerlessNode::try_dispatch_keepalive(uint32_t request) {
   ExecutorJob job;
   job.model = &m;
   job.run_s = m.native_s > 0 ? m.native_s : m.compute_s;
+  job.closed_form = policy_.closed_form;
   --queued_per_function_[f];
   run(request, g, job, GpuActivity::run_local);
   return true;

@@ -9,6 +9,7 @@
 #include "sim/engine/engine.h"
 #include "sim/engine/random_streams.h"
 #include "sim/platform/sim_platform.h"
+#include "sim/policies/serverless/node_links.h"
 #include "sim/policies/serverless/serverless_metrics.h"
 #include "sim/policies/serverless/serverless_test_machine.h"
 
@@ -41,7 +42,7 @@ struct NodeRun {
   int64_t peak_pool = 0, capacity = 0;
 };
 
-NodeRun simulate(const std::string& name, int functions, int requests, uint64_t seed) {
+NodeRun simulate(const std::string& name, int functions, int requests, uint64_t seed, bool closed_form = true) {
   Engine engine;
   SimPlatform platform(engine, serverless_test::machine(4));
   RandomStreams streams(seed);
@@ -56,7 +57,9 @@ NodeRun simulate(const std::string& name, int functions, int requests, uint64_t 
     t += Time::seconds(gaps.exponential(0.002));
     arrivals.push_back({t, static_cast<uint32_t>(gaps.uniform_int(static_cast<uint64_t>(functions)))});
   }
-  ServerlessNode node(platform, policy_named(name), models, fns, serverless_test::links(4), streams.stream("select"));
+  ServerlessPolicy policy = policy_named(name);
+  policy.closed_form = closed_form;
+  ServerlessNode node(platform, policy, models, fns, node_links(platform), streams.stream("select"));
   node.start(arrivals);
   engine.run();
   NodeRun r{summarise_serverless(node), node.requests(), 0, node.pool(0).capacity_bytes()};
@@ -98,6 +101,33 @@ TEST_P(EveryPolicy, SameSeedSameOutcome) {
   const NodeRun b = simulate(GetParam(), 30, 800, 11);
   ASSERT_EQ(a.requests.size(), b.requests.size());
   for (size_t i = 0; i < a.requests.size(); ++i) EXPECT_EQ(a.requests[i].finish, b.requests[i].finish);
+}
+
+// The closed-form executor path (swap_executor.h) against every copy and kernel on the platform.
+// Most loads here overlap a sibling's: those go to the solver, and a closed-form load is moved
+// there when a contending one starts, re-issuing its group in flight for the remaining bytes
+// rounded to a byte. So every request is served on the same GPU over the same path, and finishes
+// within 1 ns of the platform path (measured: at most 0.28 ns, for 162 of 3,000 requests under
+// torpor and 447 under naive; none under native and keep-alive, which never load).
+TEST_P(EveryPolicy, ClosedFormGivesThePlatformPathsResults) {
+  const NodeRun fast = simulate(GetParam(), 60, 3000, 7, true);
+  const NodeRun ref = simulate(GetParam(), 60, 3000, 7, false);
+  ASSERT_EQ(fast.requests.size(), ref.requests.size());
+  size_t differ = 0;
+  for (size_t i = 0; i < ref.requests.size(); ++i) {
+    const RequestRecord &a = fast.requests[i], &b = ref.requests[i];
+    EXPECT_EQ(a.gpu, b.gpu) << "request " << i;
+    EXPECT_EQ(a.swap, b.swap) << "request " << i;
+    EXPECT_NEAR(a.finish.to_seconds(), b.finish.to_seconds(), 1e-9) << "request " << i;
+    differ += a.finish != b.finish ? 1 : 0;
+  }
+  if (GetParam() == "native" || GetParam() == "keepalive") {
+    EXPECT_EQ(differ, 0u);
+  }
+  EXPECT_EQ(fast.summary.swaps_pcie, ref.summary.swaps_pcie);
+  EXPECT_EQ(fast.summary.swaps_nvlink, ref.summary.swaps_nvlink);
+  EXPECT_EQ(fast.summary.evictions, ref.summary.evictions);
+  EXPECT_EQ(fast.summary.functions_compliant, ref.summary.functions_compliant);
 }
 
 INSTANTIATE_TEST_SUITE_P(Serverless, EveryPolicy, ::testing::Values("torpor", "naive", "native", "keepalive"));

@@ -28,7 +28,8 @@ struct ServerlessPolicy {
   QueueKind queue = QueueKind::rrc;
   double percentile = 0.98;                        // Torpor §5.5
   Time resort_period = Time::seconds(2);           // Torpor §5.5
-  int64_t reserve_bytes = 25'000'000'000;          // MEM_LIMIT_IN_GB = 25 (REFERENCE.md §5.3)
+  // MEM_LIMIT_IN_GB = 25 (REFERENCE.md §5.3), which torpor's controller.hpp multiplies by 1024^3.
+  int64_t reserve_bytes = int64_t{25} << 30;
   int64_t block_bytes = int64_t{128} << 20;        // physical blocks (block_manager.hpp)
   int64_t segment_bytes = int64_t{2} << 20;        // sub-allocation unit
   int64_t group_bytes = models::kSwapGroupBytes;   // BUFFER_SIZE
@@ -47,6 +48,11 @@ struct ServerlessPolicy {
   // Queued requests looked at per dispatch; Torpor's dispatcher scans the whole queue for the first
   // request whose function is not running (router.py get_req).
   int dispatch_scan = std::numeric_limits<int>::max();
+  // Compute resident runs and loads no other load contends with in closed form (swap_executor.h);
+  // false: every copy and kernel goes through the platform (the reference for the tests).
+  bool closed_form = true;
+  // Record every pool change per GPU (ServerlessNode::pool_samples), for trace.json.
+  bool record_pools = false;
 };
 
 }  // namespace parallax

@@ -36,18 +36,6 @@ inline HardwareSpec machine(int gpus) {
   return h;
 }
 
-inline NodeLinks links(int gpus) {
-  NodeLinks l;
-  l.peer_Bps.assign(static_cast<size_t>(gpus), std::vector<double>(static_cast<size_t>(gpus), 0.0));
-  l.pcie_sibling.assign(static_cast<size_t>(gpus), -1);
-  for (int g = 1; g < gpus; ++g) l.peer_Bps[0][static_cast<size_t>(g)] = l.peer_Bps[static_cast<size_t>(g)][0] = 50e9;
-  for (int g = 0; g < gpus; ++g) {
-    const int sib = g ^ 1;
-    if (sib < gpus) l.pcie_sibling[static_cast<size_t>(g)] = sib;
-  }
-  return l;
-}
-
 // 3 layers: 3 MiB / 1 ms, 0 B / 0.5 ms, 5 MiB / 2 ms (8 MiB = 4 groups of 2 MiB).
 inline ServedModel model(std::string name, ModelClass cls, double slo_s = 0.1) {
   ServedModel m;

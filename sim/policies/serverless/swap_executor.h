@@ -15,6 +15,17 @@
 // A kernel of t seconds is launched with flops = t * peak_flops, so that its solo time on the
 // platform is t. The client hears when the transfer ends (swap sources can be unlocked) and when
 // the job ends.
+//
+// Closed form (job.closed_form): a resident run, or a load whose route (job.route) no other load
+// crosses, is computed when the job starts, with the same per-copy and per-kernel arithmetic the
+// platform uses for a lone copy or kernel (route latency, then bytes / rate rounded to the
+// picosecond; launch delay, then the kernel time rounded likewise), and ends in two timer events
+// (transfer done, job done) instead of one copy and one kernel per group and layer. If another
+// load that crosses a link of this one starts while this one's transfer is in flight, the caller
+// calls materialise(): the job continues on the platform from where it stands (the group in
+// flight is re-issued for its remaining bytes, paying the route latency once more; a kernel in
+// flight ends at its computed time). Results equal the platform path's to the picosecond for a
+// job that stays alone (swap_executor_test holds them to it).
 #pragma once
 
 #include <cstdint>
@@ -36,6 +47,8 @@ struct ExecutorJob {
   Time delay;                 // waited before anything (a container cold start)
   double run_s = -1;          // resident run time; < 0 = the model's compute_s
   Time contended_group_overhead;  // host groups while the sibling loads from the host; 0 = group_overhead
+  bool closed_form = false;       // compute the job in closed form (a load also needs `route`)
+  const RouteCost* route = nullptr;  // the load's route when no other load crosses it
 };
 
 class ExecutorClient {
@@ -56,15 +69,33 @@ class SwapExecutor final : public CompletionListener {
   // The executor of the GPU that shares this one's PCIe switch (nullptr = none); not owned.
   void set_pcie_sibling(const SwapExecutor* sibling) { sibling_ = sibling; }
   // True while a host->GPU copy of the current job is in flight or still to be issued.
-  bool host_loading() const { return busy_ && started_ && job_.source == SwapSource::host && groups_ready_ < groups_.size(); }
+  bool host_loading() const { return job_.source == SwapSource::host && transferring(); }
+  // True while a copy of the current job is in flight or still to be issued (any source).
+  bool transferring() const {
+    if (!busy_ || !started_ || job_.source == SwapSource::none) return false;
+    return closed_ ? transfer_pending_ : groups_ready_ < n_groups_;
+  }
+  // True while the current job is computed in closed form and its copies still occupy links
+  // (strictly after now: a transfer ending now no longer contends).
+  bool closed_form_loading() const { return closed_ && transfer_pending_ && ready_.back() > platform_.now(); }
+  const ExecutorJob& job() const { return job_; }
+  // Moves a closed-form job onto the platform from the present instant (see above).
+  void materialise();
+  // Jobs that ran in closed form / were materialised, over the executor's life.
+  uint64_t closed_form_jobs() const { return closed_form_jobs_; }
+  uint64_t materialised_jobs() const { return materialised_jobs_; }
   // Host groups that paid the contended overhead, over the executor's life.
   uint64_t contended_groups() const { return contended_groups_; }
   GpuId gpu() const { return gpu_; }
   void on_complete(uint64_t tag) override;
 
  private:
-  enum Tag : uint64_t { kDelayDone = 1, kCopyDone, kGroupReady, kKernelDone };
+  enum Tag : uint64_t { kDelayDone = 1, kCopyDone, kGroupReady, kKernelDone, kClosedTransfer, kClosedDone };
+  static constexpr int kTagBits = 8;  // closed-form tags carry the job generation above these
   void begin();
+  void begin_closed_form();
+  Time kernel_time(double seconds) const;
+  int64_t group_size(size_t g) const;
   void issue_copy();
   void try_launch();
   void launch(double seconds);
@@ -77,9 +108,16 @@ class SwapExecutor final : public CompletionListener {
   int64_t group_bytes_;
   ExecutorJob job_;
   bool busy_ = false;
-  std::vector<int64_t> groups_;       // bytes per copy
-  std::vector<int64_t> layer_group_;  // per layer, -1 = needs none
+  int64_t group_bytes_now_ = 0;       // this job's group size (all bytes when loading whole)
+  size_t n_groups_ = 0;
+  std::vector<int64_t> own_layer_group_;   // when the model carries none
+  const std::vector<int64_t>* layer_group_ = nullptr;  // per layer, -1 = needs none
   size_t groups_sent_ = 0, groups_ready_ = 0, next_layer_ = 0;
+  // closed form
+  bool closed_ = false, transfer_pending_ = false;
+  uint64_t generation_ = 0, closed_form_jobs_ = 0, materialised_jobs_ = 0;
+  Time start_at_, end_at_;
+  std::vector<Time> ready_;                // per group, when it is ready
   bool kernel_running_ = false;
   bool single_kernel_ = false;        // whole or resident: the model as one kernel
   bool started_ = false;              // past the job's delay

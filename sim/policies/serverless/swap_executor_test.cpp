@@ -7,6 +7,7 @@
 
 #include "sim/engine/engine.h"
 #include "sim/platform/sim_platform.h"
+#include "sim/policies/serverless/node_links.h"
 #include "sim/policies/serverless/serverless_test_machine.h"
 
 namespace parallax {
@@ -19,15 +20,21 @@ struct Recorder : ExecutorClient {
   void on_job_done(GpuId) override { job_done = engine->now(); }
 };
 
-double run_job(ExecutorJob job, Recorder& rec) {
+// Runs `job` on GPU 1 alone; closed_form: through the closed-form path, with the job's route.
+double run_job(ExecutorJob job, Recorder& rec, bool closed_form = false, const HardwareSpec& spec = serverless_test::machine(2)) {
   Engine engine;
-  SimPlatform platform(engine, serverless_test::machine(2));
+  SimPlatform platform(engine, spec);
   rec.engine = &engine;
+  const NodeLinks links = node_links(platform);
   SwapExecutor exec(platform, 1, rec, models::kSwapGroupBytes);
+  job.closed_form = closed_form;
+  if (closed_form && job.source != SwapSource::none)
+    job.route = links.route(job.source == SwapSource::host ? platform.gpu_count() : job.source_index, 1);
   exec.start(job);
   EXPECT_TRUE(exec.busy());
   engine.run();
   EXPECT_FALSE(exec.busy());
+  EXPECT_EQ(exec.closed_form_jobs(), closed_form ? 1u : 0u);
   return rec.job_done.to_seconds();
 }
 
@@ -76,6 +83,37 @@ TEST(SwapExecutor, DelayComesFirst) {
   EXPECT_NEAR(run_job(job, rec), 2.004, 1e-9);
 }
 
+// Every loading path in closed form gives the platform path's times to the picosecond, on the
+// test machine (zero latencies) and on Torpor's node (latencies, 16/25/50 GB/s links).
+HardwareSpec v100_like() {
+  HardwareSpec h = serverless_test::machine(2);
+  for (LinkSpec& l : h.links) l.latency_s = 0.5e-6;
+  for (GpuSpec& g : h.gpus) g.kernel_launch_s = 3e-6;
+  return h;
+}
+
+TEST(SwapExecutor, ClosedFormEqualsThePlatformPathForEveryLoadingPath) {
+  ServedModel m = serverless_test::model("m", ModelClass::light);
+  m.layers.push_back({1 << 19, 0.0});        // a trailing layer without FLOPs
+  m.param_bytes += 1 << 19;                   // and a short last group
+  m.layer_group.clear();
+  for (const HardwareSpec& spec : {serverless_test::machine(2), v100_like()}) {
+    const std::vector<ExecutorJob> jobs{
+        {&m, SwapSource::none, 0, true, Time::zero(), Time::zero(), -1, Time::zero()},
+        {&m, SwapSource::host, 0, true, Time::us(90), Time::zero(), -1, Time::us(120)},
+        {&m, SwapSource::host, 0, false, Time::us(90), Time::zero(), -1, Time::us(120)},
+        {&m, SwapSource::peer, 0, true, Time::us(20), Time::zero(), -1, Time::zero()},
+        {&m, SwapSource::none, 0, true, Time::zero(), Time::seconds(2), 0.004, Time::zero()}};
+    for (const ExecutorJob& job : jobs) {
+      Recorder ref, closed;
+      run_job(job, ref, false, spec);
+      run_job(job, closed, true, spec);
+      EXPECT_EQ(closed.job_done, ref.job_done);
+      EXPECT_EQ(closed.transfer_done, ref.transfer_done);
+    }
+  }
+}
+
 struct Pair : ExecutorClient {
   Engine* engine = nullptr;
   Time done[2] = {Time::max(), Time::max()};
@@ -104,6 +142,56 @@ TEST(SwapExecutor, SiblingsLoadingTogetherPayTheContendedOverhead) {
   // Alone the job takes 4.019 ms (PipelinedHostLoadMatchesTheRecursion); together it is slower.
   EXPECT_GT(pair.done[0].to_seconds(), 0.0040194304);
   EXPECT_FALSE(a.host_loading());
+}
+
+
+// A load computed in closed form, then contended by its sibling from 0.3 ms on, moved onto the
+// platform: both finish as when both ran on the platform throughout (to 1 ns: the group in
+// flight is re-issued for its remaining bytes, rounded to a byte), and pay the same contended
+// group overheads.
+struct Starter : CompletionListener {
+  SwapExecutor* exec = nullptr;
+  SwapExecutor* materialise = nullptr;
+  ExecutorJob job;
+  void on_complete(uint64_t) override {
+    if (materialise != nullptr) materialise->materialise();
+    exec->start(job);
+  }
+};
+
+TEST(SwapExecutor, AMaterialisedLoadFinishesAsOnThePlatform) {
+  const ServedModel m = serverless_test::model("m", ModelClass::light);
+  Time done[2][2];
+  uint64_t contended[2] = {0, 0};
+  for (int closed = 0; closed < 2; ++closed) {
+    Engine engine;
+    SimPlatform platform(engine, serverless_test::machine(2));
+    const NodeLinks links = node_links(platform);
+    Pair pair;
+    pair.engine = &engine;
+    SwapExecutor a(platform, 0, pair, models::kSwapGroupBytes), b(platform, 1, pair, models::kSwapGroupBytes);
+    a.set_pcie_sibling(&b);
+    b.set_pcie_sibling(&a);
+    ExecutorJob job{&m, SwapSource::host, 0, true, Time::us(50), Time::zero(), -1, Time::us(150)};
+    ExecutorJob first = job;
+    first.closed_form = closed == 1;
+    first.route = links.route(2, 0);
+    a.start(first);
+    Starter starter;
+    starter.exec = &b;
+    starter.job = job;
+    starter.materialise = closed == 1 ? &a : nullptr;
+    platform.call_at(Time::us(300), starter, 0);
+    engine.run();
+    EXPECT_EQ(a.materialised_jobs(), closed == 1 ? 1u : 0u);
+    done[closed][0] = pair.done[0];
+    done[closed][1] = pair.done[1];
+    contended[closed] = a.contended_groups() + b.contended_groups();
+  }
+  EXPECT_NEAR(done[1][0].to_seconds(), done[0][0].to_seconds(), 1e-9);
+  EXPECT_NEAR(done[1][1].to_seconds(), done[0][1].to_seconds(), 1e-9);
+  EXPECT_EQ(contended[1], contended[0]);
+  EXPECT_GT(contended[0], 0u);
 }
 
 }  // namespace

@@ -1,0 +1,97 @@
+// File: tools/serverless_sim.cpp
+#include "tools/serverless_sim.h"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <stdexcept>
+
+#include "sim/engine/engine.h"
+#include "sim/engine/random_streams.h"
+#include "sim/platform/sim_platform.h"
+#include "sim/policies/serverless/node_links.h"
+#include "sim/scenario/model_catalog.h"
+
+namespace parallax {
+
+namespace {
+
+ModelClass model_class(Heaviness h) {
+  return h == Heaviness::light ? ModelClass::light : h == Heaviness::median ? ModelClass::median : ModelClass::heavy;
+}
+
+}  // namespace
+
+std::vector<ServedModel> served_models(std::span<const std::string> names, const HardwareSpec& hw) {
+  const ModelCatalog& catalog = embedded_model_catalog();
+  const int kind = catalog_gpu_kind(hw.gpus.at(0).model);
+  std::vector<ServedModel> out;
+  for (const std::string& name : names) {
+    const CatalogModel& c = catalog.at(name);
+    ServedModel m;
+    m.name = c.name;
+    m.heaviness = model_class(c.heaviness);
+    for (const CatalogLayer& l : c.layers) m.layers.push_back({l.param_bytes, l.compute_s[static_cast<size_t>(kind)]});
+    m.param_bytes = c.param_bytes();
+    m.compute_s = c.compute_s(kind);
+    m.native_s = c.native_s[static_cast<size_t>(kind)];
+    m.native_footprint_bytes = c.native_footprint_bytes;
+    m.slo = Time::seconds(c.slo_s);
+    m.cold_start = Time::seconds(c.cold_start_s);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+ServerlessSummary simulate_serverless(const ServerlessSimSetup& setup, std::span<const ServerlessArrival> arrivals,
+                                      ArrivalFeed* feed, ServerlessSimStats* stats,
+                                      const std::function<void(std::span<const ServerlessNode* const>)>& inspect) {
+  if (setup.nodes < 1) throw std::invalid_argument("simulate_serverless: no nodes");
+  Engine engine;
+  RandomStreams streams(setup.seed);
+  std::vector<std::unique_ptr<SimPlatform>> platforms;
+  std::vector<std::unique_ptr<ServerlessNode>> nodes;
+  std::vector<ServerlessNode*> raw;
+  for (int n = 0; n < setup.nodes; ++n) {
+    platforms.push_back(std::make_unique<SimPlatform>(engine, setup.hardware));
+    // Node 0 keeps the single-node stream name, so one node gives the results it always gave.
+    RandomStream& select = streams.stream(n == 0 ? std::string("serverless.gpu_select") : fmt::format("serverless.gpu_select.{}", n));
+    nodes.push_back(std::make_unique<ServerlessNode>(*platforms.back(), setup.policy, setup.models, setup.functions,
+                                                     node_links(*platforms.back()), select));
+    raw.push_back(nodes.back().get());
+  }
+  VectorArrivalFeed vector_feed(arrivals);
+  std::unique_ptr<ServerlessCluster> cluster;
+  if (setup.nodes == 1 && !arrivals.empty()) {
+    nodes.front()->start(arrivals);
+  } else {
+    cluster = std::make_unique<ServerlessCluster>(*platforms.front(), raw, static_cast<uint64_t>(platforms.front()->gpu_count()));
+    cluster->start(arrivals.empty() ? *feed : vector_feed);
+  }
+  engine.run();
+  if (stats) stats->events = engine.events_processed();
+  std::vector<const ServerlessNode*> view(raw.begin(), raw.end());
+  ServerlessSummary s = summarise_serverless(view);
+  for (const ServerlessNode* node : view)
+    for (int g = 0; g < platforms.front()->gpu_count(); ++g) s.gpu_busy_s += node->busy_s(g);
+  // docs/serverless.md: bytes moved / (makespan x capacity); PCIe capacity = the host's outgoing
+  // link directions, NVLink capacity = every GPU->GPU NVLink direction, times the nodes.
+  SimPlatform& platform = *platforms.front();
+  const NodeLinks links = node_links(platform);
+  double nvlink_Bps = 0;
+  for (const auto& row : links.peer_Bps)
+    for (double bw : row) nvlink_Bps += bw;
+  double pcie_Bps = 0;
+  Topology& topo = platform.topology();
+  for (const Topology::LinkDirection& d : topo.directions())
+    if (d.kind == LinkKind::pcie && d.from == topo.host_node(0)) pcie_Bps += d.bandwidth_Bps;
+  nvlink_Bps *= setup.nodes;
+  pcie_Bps *= setup.nodes;
+  if (s.makespan_s > 0 && pcie_Bps > 0) s.pcie_utilisation = s.pcie_bytes / (s.makespan_s * pcie_Bps);
+  if (s.makespan_s > 0 && nvlink_Bps > 0) s.nvlink_utilisation = s.nvlink_bytes / (s.makespan_s * nvlink_Bps);
+  if (s.arrived != s.finished + s.dropped + s.queued) throw std::logic_error("serverless run lost requests");
+  if (inspect) inspect(view);
+  return s;
+}
+
+}  // namespace parallax

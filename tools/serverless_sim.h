@@ -1,0 +1,44 @@
+// File: tools/serverless_sim.h
+// One serverless simulation: `nodes` copies of a machine on one engine, each a ServerlessNode
+// under one policy; one node replays the arrivals itself, several sit behind the cluster router
+// (sim/policies/serverless/serverless_cluster.h). Shared by `parallax run` (run_serverless.cpp)
+// and `parallax bench serverless` (bench_serverless.cpp).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/platform/hardware_spec.h"
+#include "sim/policies/serverless/serverless_cluster.h"
+#include "sim/policies/serverless/serverless_metrics.h"
+#include "sim/policies/serverless/serverless_policy.h"
+
+namespace parallax {
+
+// Catalog models (scenarios/models/catalog.yaml) with their layers' times on `hw`'s GPUs.
+std::vector<ServedModel> served_models(std::span<const std::string> names, const HardwareSpec& hw);
+
+struct ServerlessSimSetup {
+  HardwareSpec hardware;
+  ServerlessPolicy policy;
+  std::vector<ServedModel> models;
+  std::vector<ServedFunction> functions;
+  int nodes = 1;
+  uint64_t seed = 1;
+};
+
+struct ServerlessSimStats {
+  uint64_t events = 0;  // engine events fired
+};
+
+// Runs the arrivals (`arrivals` when not empty, else `feed`) to the end and summarises them, with
+// PCIe/NVLink utilisation over every node's links. `inspect`, if set, sees the nodes before they
+// go (trace output). Throws std::logic_error if a request was lost.
+ServerlessSummary simulate_serverless(const ServerlessSimSetup& setup, std::span<const ServerlessArrival> arrivals,
+                                      ArrivalFeed* feed, ServerlessSimStats* stats = nullptr,
+                                      const std::function<void(std::span<const ServerlessNode* const>)>& inspect = {});
+
+}  // namespace parallax

@@ -56,7 +56,8 @@ void* Calibrator::device_buffer(const std::string& name, size_t bytes) {
     if (ptr) PX_CUDA(device_, cudaFree(ptr));
     ptr = nullptr;
     size = 0;
-    random_bytes_[name] = 0;
+    random_bytes_.erase(name + "/bf16");
+    random_bytes_.erase(name + "/fp16");
     PX_CUDA(device_, cudaMalloc(&ptr, bytes));
     size = bytes;
   }
@@ -251,8 +252,14 @@ CaseResult Calibrator::corun_case(const PlanCase& c) {
   void* their_buf = has_with ? device_buffer("corun_theirs", kIntensityBufferBytes) : nullptr;
   CaseResult r;
   cudaStream_t my_stream = stream_, their_stream = side_;
-  if (sms_s != "all") {
-    const std::vector<GreenGroup>& groups = green().split({static_cast<int>(c.get_int("sms"))}, has_with);
+  const int want = sms_s == "all" ? 0 : static_cast<int>(c.get_int("sms"));
+  if (want > 0 && !has_with && want % green().rules().green_multiple_sms != 0) {
+    // A solo run on what a split leaves (e.g. 100 = 132 - 32): the remainder group of that split.
+    const std::vector<GreenGroup>& groups = green().split({green().rules().sms - want}, true);
+    my_stream = groups.back().stream;
+    r.actual.push_back({"sms", std::to_string(groups.back().sms)});
+  } else if (want > 0) {
+    const std::vector<GreenGroup>& groups = green().split({want}, has_with);
     my_stream = groups[0].stream;
     r.actual.push_back({"sms", std::to_string(groups[0].sms)});
     if (has_with) {

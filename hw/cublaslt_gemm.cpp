@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -15,6 +16,7 @@ namespace parallax::hw {
 
 namespace {
 constexpr size_t kWorkspaceBytes = 64ull << 20;
+constexpr int kCandidates = 8;  // heuristic's best algorithms, timed once per shape
 }  // namespace
 
 GemmDtype parse_gemm_dtype(const std::string& s) {
@@ -64,7 +66,9 @@ struct CublasLtGemm::Plan {
   const Api* api = nullptr;
   cublasLtMatmulDesc_t desc = nullptr;
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+  std::vector<cublasLtMatmulAlgo_t> candidates;  // heuristic order
   cublasLtMatmulAlgo_t algo{};
+  bool tuned = false;
   ~Plan() {
     if (a) api->layout_destroy(a);
     if (b) api->layout_destroy(b);
@@ -79,11 +83,15 @@ CublasLtGemm::CublasLtGemm(int device) : device_(device), api_(std::make_unique<
   PX_LT(api_->create(&h));
   handle_ = h;
   PX_CUDA(device_, cudaMalloc(&workspace_, kWorkspaceBytes));
+  PX_CUDA(device_, cudaEventCreate(&start_));
+  PX_CUDA(device_, cudaEventCreate(&stop_));
 }
 
 CublasLtGemm::~CublasLtGemm() {
   plans_.clear();
-  if (workspace_) cudaFree(workspace_);  // not checked: destructors do not throw
+  if (start_) cudaEventDestroy(start_);  // not checked: destructors do not throw
+  if (stop_) cudaEventDestroy(stop_);
+  if (workspace_) cudaFree(workspace_);
   if (handle_) api_->destroy(static_cast<cublasLtHandle_t>(handle_));
 }
 
@@ -107,11 +115,11 @@ CublasLtGemm::Plan& CublasLtGemm::plan(GemmDtype dtype, int64_t m, int64_t n, in
   cublasLtMatmulPreference_t pref = nullptr;
   PX_LT(api_->pref_create(&pref));
   const uint64_t ws = kWorkspaceBytes;
-  cublasLtMatmulHeuristicResult_t result{};
+  cublasLtMatmulHeuristicResult_t results[kCandidates] = {};
   int found = 0;
   try {
     PX_LT(api_->pref_set(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws));
-    PX_LT(api_->heuristic(static_cast<cublasLtHandle_t>(handle_), p->desc, p->a, p->b, p->c, p->c, pref, 1, &result, &found));
+    PX_LT(api_->heuristic(static_cast<cublasLtHandle_t>(handle_), p->desc, p->a, p->b, p->c, p->c, pref, kCandidates, results, &found));
   } catch (...) {
     api_->pref_destroy(pref);
     throw;
@@ -121,7 +129,10 @@ CublasLtGemm::Plan& CublasLtGemm::plan(GemmDtype dtype, int64_t m, int64_t n, in
     throw CudaError(fmt::format("cuBLASLt has no algorithm for a {} GEMM {}x{}x{} on GPU {}",
                                 dtype == GemmDtype::bf16 ? "bf16" : "fp16", m, n, k, device_),
                     0);
-  p->algo = result.algo;
+  for (int i = 0; i < found; ++i)
+    if (results[i].state == CUBLAS_STATUS_SUCCESS) p->candidates.push_back(results[i].algo);
+  if (p->candidates.empty()) throw CudaError(fmt::format("cuBLASLt's heuristic failed for {}x{}x{} on GPU {}", m, n, k, device_), 0);
+  p->algo = p->candidates.front();
   return *(plans_[key] = std::move(p));
 }
 
@@ -129,8 +140,30 @@ void CublasLtGemm::run(GemmDtype dtype, int64_t m, int64_t n, int64_t k, const v
                        cudaStream_t stream, int sm_target) {
   Plan& p = plan(dtype, m, n, k, sm_target);
   const float alpha = 1.0f, beta = 0.0f;
-  PX_LT(api_->matmul(static_cast<cublasLtHandle_t>(handle_), p.desc, &alpha, a, p.a, b, p.b, &beta, c, p.c, c, p.c,
-                     &p.algo, workspace_, kWorkspaceBytes, stream));
+  const auto matmul = [&](const cublasLtMatmulAlgo_t& algo) {
+    PX_LT(api_->matmul(static_cast<cublasLtHandle_t>(handle_), p.desc, &alpha, a, p.a, b, p.b, &beta, c, p.c, c, p.c,
+                       &algo, workspace_, kWorkspaceBytes, stream));
+  };
+  if (!p.tuned && p.candidates.size() > 1) {
+    // The heuristic's first choice is not always the fastest: time each candidate (1 warm-up + 3
+    // runs, events) on this stream once and keep the fastest.
+    float best = -1;
+    for (const cublasLtMatmulAlgo_t& algo : p.candidates) {
+      matmul(algo);
+      PX_CUDA(device_, cudaEventRecord(start_, stream));
+      for (int i = 0; i < 3; ++i) matmul(algo);
+      PX_CUDA(device_, cudaEventRecord(stop_, stream));
+      PX_CUDA(device_, cudaEventSynchronize(stop_));
+      float ms = 0;
+      PX_CUDA(device_, cudaEventElapsedTime(&ms, start_, stop_));
+      if (best < 0 || ms < best) {
+        best = ms;
+        p.algo = algo;
+      }
+    }
+  }
+  p.tuned = true;
+  matmul(p.algo);
 }
 
 }  // namespace parallax::hw

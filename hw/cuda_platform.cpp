@@ -91,25 +91,19 @@ const GpuSpec& CudaPlatform::gpu(GpuId id) const {
   return gpus_[static_cast<size_t>(id)].spec;
 }
 
+// An idle stream of the lane, else a new one (up to kMaxStreamsPerLane), else the least loaded.
+// Pending activities point at slots: a lane's vector reserves its full size when first used, so
+// it never reallocates; partition lanes hold only the green context's stream.
 CudaPlatform::StreamSlot& CudaPlatform::stream_for(GpuId gpu, int lane) {
   std::vector<StreamSlot>& slots = gpus_[static_cast<size_t>(gpu)].lanes[lane];
   for (StreamSlot& s : slots)
     if (s.in_flight == 0) return s;
   if (lane < kPartitionLane && slots.size() < kMaxStreamsPerLane) {
-    // Reallocation would move slots that pending activities point to: reserve once.
-    if (slots.capacity() < kMaxStreamsPerLane) {
-      if (!slots.empty() && std::any_of(slots.begin(), slots.end(), [](const StreamSlot& s) { return s.in_flight > 0; })) {
-        // Cannot move busy slots; fall through to the least-loaded one.
-      } else {
-        slots.reserve(kMaxStreamsPerLane);
-      }
-    }
-    if (slots.capacity() >= kMaxStreamsPerLane) {
-      StreamSlot& s = slots.emplace_back();
-      PX_CUDA(gpu, cudaSetDevice(gpu));
-      PX_CUDA(gpu, cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
-      return s;
-    }
+    if (slots.empty()) slots.reserve(kMaxStreamsPerLane);
+    StreamSlot& s = slots.emplace_back();
+    PX_CUDA(gpu, cudaSetDevice(gpu));
+    PX_CUDA(gpu, cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
+    return s;
   }
   if (slots.empty()) throw PlatformError(fmt::format("GPU {}: no stream for lane {}", gpu, lane));
   return *std::min_element(slots.begin(), slots.end(),

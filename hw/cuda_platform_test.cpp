@@ -45,6 +45,17 @@ TEST(CudaCheck, WithoutAGpuTheCountFailsWithTheOneLineMessage) {
   EXPECT_EQ(reason.find('\n'), std::string::npos);
 }
 
+TEST(CudaPlatform, WithoutAGpuConstructionSaysWhy) {
+  const std::string reason = no_gpu_reason();
+  if (reason.empty()) GTEST_SKIP() << "a GPU is present";
+  try {
+    CudaPlatform p;
+    FAIL() << "constructed a CudaPlatform without a GPU";
+  } catch (const HardwareUnavailable& e) {
+    EXPECT_EQ(std::string(e.what()), reason);
+  }
+}
+
 TEST(CudaCheck, ErrorNamesCallDeviceAndCudaError) {
   SKIP_WITHOUT_GPU();
   try {

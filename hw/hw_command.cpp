@@ -102,7 +102,6 @@ int calibrate(const HwOptions& o) {
 CLI::App* add_hw_subcommand(CLI::App& app, HwOptions& o) {
   CLI::App* hw = app.add_subcommand("hw", "Measure the real GPU (CUDA backend; docs/hardware.md)");
   CLI::App* info = hw->add_subcommand("info", "List the CUDA GPUs, or say that there is none");
-  info->add_option("--device", o.device, "only used by calibrate")->group("");
   info->callback([&o] { o.action = "info"; });
   CLI::App* cal = hw->add_subcommand("calibrate", "Run the calibration sweep; write DIR/measurements.csv");
   cal->add_option("--out", o.out_dir, "output folder (measurements.csv, provenance.json, summary.txt)");

@@ -24,6 +24,7 @@ __global__ void intensity_kernel(float4* buf, long long vectors, long long passe
   for (long long p = 0; p < passes; ++p)
     for (long long i = first; i < vectors; i += stride) {
       float4 v = buf[i];
+#pragma unroll 8
       for (long long j = 0; j < fma; ++j) {
         v.x = fmaf(v.x, a, b);
         v.y = fmaf(v.y, a, b);

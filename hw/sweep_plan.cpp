@@ -135,7 +135,8 @@ void plan_corun(Builder& b, const DeviceFacts& d, bool quick) {
   }
   const auto time_on = [&](const CorunKernel& k, int sms) {
     const double share = static_cast<double>(sms) / d.sms;
-    return std::max(k.flops / (d.fp32_flops * share), k.dram_bytes / d.hbm_Bps) + kLaunchOverheadS;
+    const double bw = std::min(d.hbm_Bps, sms * kCopyKernelPerSmBps);  // few SMs cannot draw all of HBM
+    return std::max(k.flops / (d.fp32_flops * share), k.dram_bytes / bw) + kLaunchOverheadS;
   };
   const auto add = [&](const CorunKernel& k, const CorunKernel* w, int sms, int with_sms) {
     const std::string s = sms == 0 ? "all" : str(sms);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "hw/hw_command.h"
 #include "sim/platform/platform.h"
 #include "sim/scenario/input_error.h"
 #include "tools/bench_command.h"
@@ -90,6 +91,9 @@ int main(int argc, char** argv) {
   parallax::MergeOptions merge;
   CLI::App* merge_cmd = parallax::add_merge_subcommand(app, merge);
 
+  parallax::hw::HwOptions hw;
+  CLI::App* hw_cmd = parallax::hw::add_hw_subcommand(app, hw);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -99,6 +103,7 @@ int main(int argc, char** argv) {
   if (run_cmd->parsed()) return guarded([&] { return parallax::run_command(run); });
   if (sweep_cmd->parsed()) return guarded([&] { return parallax::sweep_command(sweep); });
   if (merge_cmd->parsed()) return guarded([&] { return parallax::merge_command(merge); });
+  if (hw_cmd->parsed()) return guarded([&] { return parallax::hw::hw_command(hw); });
   if (predict_coll->parsed()) return guarded([&] { return parallax::predict_collective_command(pc); });
   if (predict_ovl->parsed()) return guarded([&] { return parallax::predict_overlap_command(po); });
   if (predict_swap->parsed()) return guarded([&] { return parallax::predict_swap_command(ps); });

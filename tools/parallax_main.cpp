@@ -11,6 +11,7 @@
 #include "sim/platform/platform.h"
 #include "sim/scenario/input_error.h"
 #include "tools/bench_command.h"
+#include "tools/bench_scale.h"
 #include "tools/bench_serverless.h"
 #include "tools/predict_command.h"
 #include "tools/predict_swap.h"
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
   uint64_t hold_events = 20'000'000;
   CLI::App* bench_engine = bench_cmd->add_subcommand("engine", "Engine events/s on the hold model (N = 1e3, 1e5, 1e6)");
   bench_engine->add_option("--events", hold_events, "events fired per point")->capture_default_str();
+  parallax::ScaleBenchmarks scale_bench(*bench_cmd);  // bench flows, bench overlap
   parallax::ServerlessBench serverless_bench(*bench_cmd);
 
   CLI::App* predict_cmd = app.add_subcommand("predict", "Ask a cost model directly (JSON on stdout)");
@@ -108,6 +110,7 @@ int main(int argc, char** argv) {
   if (predict_ovl->parsed()) return guarded([&] { return parallax::predict_overlap_command(po); });
   if (predict_swap->parsed()) return guarded([&] { return parallax::predict_swap_command(ps); });
   if (bench_engine->parsed()) return guarded([&] { return parallax::bench_engine(hold_events); });
+  if (scale_bench.parsed()) return guarded([&] { return scale_bench.run(); });
   if (serverless_bench.parsed()) return guarded([&] { return serverless_bench.run(); });
   return 2;
 }

@@ -1,0 +1,32 @@
+// File: tools/bench_scale.h
+// `parallax bench flows` (the flow solver from 1e3 to 1e6 concurrent flows) and `parallax bench
+// overlap` (wall time of the 288-configuration overlap run). Registered on the `bench` command by
+// one call; each prints a table and the command that reproduces it. README "Performance".
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace parallax {
+
+class ScaleBenchmarks {
+ public:
+  explicit ScaleBenchmarks(CLI::App& bench);
+  bool parsed() const;
+  int run() const;  // the one that was parsed
+
+ private:
+  int run_flows() const;
+  int run_overlap() const;
+
+  CLI::App* flows_ = nullptr;
+  CLI::App* overlap_ = nullptr;
+  uint64_t flow_events_ = 20000;
+  uint64_t max_flows_ = 1000000;
+  std::string overlap_scenario_ = "scenarios/overlap/compass-288.yaml";
+  int overlap_repeats_ = 3;
+};
+
+}  // namespace parallax

@@ -17,6 +17,9 @@ std::vector<NamedKernel> inference_kernels(const std::string& model, const std::
     k.shape.flops = batch * l.flops;
     k.shape.dram_bytes = l.param_bytes + batch * l.flops / a.activation_flop_per_byte;
     k.shape.grid_blocks = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(k.shape.flops / a.block_flops)));
+    if (a.block_bytes > 0)
+      k.shape.grid_blocks =
+          std::max(k.shape.grid_blocks, static_cast<int64_t>(std::ceil(k.shape.dram_bytes / a.block_bytes)));
     k.shape.blocks_per_sm = a.blocks_per_sm;
     out.push_back(std::move(k));
   }

@@ -9,6 +9,10 @@
 //   output tile over K = 512), 1 resident block per SM [assumptions; calibrate from Nsight's
 //   grid size and dram__bytes per kernel]. ResNet-50 (4.09 GMAC) at n = 8: about 3.9k blocks in
 //   all, its small layer groups filling ~40 SMs each.
+//   With block_bytes > 0 a kernel also gets at least ceil(dram_bytes / block_bytes) blocks: a
+//   memory-bound kernel (an fc layer at small batch, a GEMV) is tiled over its data, not its
+//   FLOPs, so it spreads over enough SMs to stream its weights (colocate uses 64 KiB, where the
+//   per-SM bandwidth cap makes the grid matter) [assumption].
 #pragma once
 
 #include <cstdint>
@@ -29,6 +33,7 @@ struct InferenceKernelAssumptions {
   double activation_flop_per_byte = 100;       // I_act
   double block_flops = 2.0 * 128 * 128 * 512;  // F_block
   int blocks_per_sm = 1;
+  double block_bytes = 0;                      // 0: grid from FLOPs only
 };
 
 struct NamedKernel {

@@ -78,5 +78,17 @@ TEST(InferenceKernels, ScaleWithBatch) {
   EXPECT_THROW(inference_kernels("m", layers, 0), std::invalid_argument);
 }
 
+// With block_bytes, the grid is the larger of the FLOP tiling and the byte tiling: layer b (4 MB of
+// weights, 2 MFLOP): ceil((4e6 + 8·2e6/100) / 65536) = 64 blocks instead of the 1 its FLOPs give;
+// layer a: max(ceil(8e9 / 16.78e6) = 477, ceil((1e6 + 8e9/100) / 65536) = 1236).
+TEST(InferenceKernels, MemoryBoundKernelsAreTiledOverTheirBytes) {
+  const std::vector<LayerFigures> layers{{"a", 1e9, 1e6}, {"b", 2e6, 4e6}};
+  InferenceKernelAssumptions a;
+  a.block_bytes = 65536;
+  const auto k8 = inference_kernels("m", layers, 8, a);
+  EXPECT_EQ(k8[1].shape.grid_blocks, 64);
+  EXPECT_EQ(k8[0].shape.grid_blocks, 1236);
+}
+
 }  // namespace
 }  // namespace parallax

@@ -137,6 +137,7 @@ void ColocationNode::launch_ls() {
     return;
   }
   if (ls_placed_.drain > Time::zero()) {
+    be_sms_ = std::min(be_sms_, ls_placed_.be_keeps_sms);  // its blocks go on only on the TPCs left
     platform_.call_at(platform_.now() + ls_placed_.drain, *this, make_tag(3, 0));
     return;
   }

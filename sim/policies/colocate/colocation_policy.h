@@ -23,6 +23,7 @@ struct KernelPlacement {
   int max_sms = 0;  // cap passed as KernelProfile::max_sms; also the s of wave quantisation
   bool after_be_kernel = false;
   Time drain = Time::zero();
+  int be_keeps_sms = 0;  // with a drain: the SMs the evicted BE kernel goes on with
 };
 
 // What the BE admission rule may look at.

@@ -49,7 +49,10 @@ KernelPlacement SgdrcColocation::place_ls(Platform& platform, const KernelShape&
     where.after_be_kernel = true;  // asked again when the BE kernel ends; nothing changes yet
     return where;
   }
-  if (takes_be_tpcs) where.drain = be_block_drain(*be.running, d, be.sms);
+  if (takes_be_tpcs) {
+    where.drain = be_block_drain(*be.running, d, be.sms);
+    where.be_keeps_sms = d.sms - s;
+  }
   const double t_comp = kernel_compute_s(k, d, s);
   const double demand = t_comp > 0 ? k.dram_bytes / (t_comp * d.hbm_Bps) : 1.0;
   const int colours = std::min(colours_for_share(g, demand), g.channel_colours - 1);
@@ -61,9 +64,15 @@ std::optional<KernelPlacement> SgdrcColocation::place_be(Platform&, const Kernel
   // While an LS request is in service, BE is masked off the TPCs any of its kernels will need, so
   // only an LS request's first kernel can find BE in its way.
   const GpuPartitioning& g = *gpu_.partitioning;
+  const DeviceRates& d = gpu_.rates;
   int ls_hold = ls_sms_;
-  if (ls.active) ls_hold = std::max(ls_hold, std::min(round_to_tpcs(g, ls.peak_sm_need), gpu_.rates.sms - g.sms_per_tpc));
-  return KernelPlacement{be_, std::min(k.sm_need(), gpu_.rates.sms - ls_hold)};
+  if (ls.active) ls_hold = std::max(ls_hold, std::min(round_to_tpcs(g, ls.peak_sm_need), d.sms - g.sms_per_tpc));
+  const int free_sms = d.sms - ls_hold;
+  // Its mask stays with it after the LS request leaves: a BE kernel that would take longer on
+  // the TPCs left now than one LS request takes waits for the tide instead of crawling on them.
+  if (ls.active && kernel_time_s(k, d, free_sms, 1.0) > std::max(ls.request_solo_s, kernel_time_s(k, d, d.sms, 1.0)))
+    return std::nullopt;
+  return KernelPlacement{be_, std::min(k.sm_need(), free_sms)};
 }
 
 void SgdrcColocation::on_ls_idle(Platform& platform) { resize(platform, gpu_.partitioning->sms_per_tpc, 0); }

@@ -9,7 +9,10 @@
 //  * A BE kernel is launched on the TPCs LS does not hold at that moment (its mask is fixed at
 //    launch, as libsmctrl's next-launch mask is); while an LS request is in service that excludes
 //    the TPCs of the request's largest kernel (offline profile), so only a request's first kernel
-//    can find BE in its way. When an LS kernel needs TPCs the running BE
+//    can find BE in its way. A BE kernel that would take longer on those TPCs than one LS request
+//    (or than itself on the whole GPU) is not launched into them: it waits for the LS queue to
+//    empty, since its mask would keep it there after the tide returns. When an LS kernel needs
+//    TPCs the running BE
 //    kernel holds, BE is evicted at
 //      - kernel boundaries (SgdrcEviction::kernel, the default): the LS kernel waits for the BE
 //        kernel to end, then takes its TPCs; the delay is below one BE kernel's duration;

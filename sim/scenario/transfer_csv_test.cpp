@@ -82,7 +82,9 @@ std::vector<int64_t> drain(TransferCsvStream& stream) {
   Time last;
   uint64_t last_row = 0;
   while (const CsvTransfer* t = stream.peek()) {
-    if (!got.empty()) EXPECT_TRUE(last < t->spec.start || (last == t->spec.start && last_row < t->row));
+    if (!got.empty()) {
+      EXPECT_TRUE(last < t->spec.start || (last == t->spec.start && last_row < t->row));
+    }
     last = t->spec.start;
     last_row = t->row;
     got.push_back(stream.take().spec.bytes);
@@ -109,10 +111,10 @@ TEST(TransferCsvStream, RowsInStartOrderHoldAboutOneChunk) {
 }
 
 TEST(TransferCsvStream, RowsOutOfOrderComeOutSortedStably) {
-  // Starts fall back every 1000 rows, and the very last row starts first: every chunk is read
-  // before the first row is taken, and rows with one start keep their file order.
+  // Starts fall back every 1000 rows, and the very last row starts before all others: every chunk
+  // is read before the first row is taken, and rows with one start keep their file order.
   const size_t n = 2 * kTransferCsvChunkRows + 100;
-  const auto start_of = [n](size_t i) { return i + 1 == n ? 0.0 : static_cast<double>((i % 1000) / 10); };
+  const auto start_of = [n](size_t i) { return i + 1 == n ? 0.0 : static_cast<double>(1 + (i % 1000) / 10); };
   const std::string path = write_rows("unsorted", n, start_of);
   TransferWorkloadSpec spec;
   spec.transfers_csv = path;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "models/calibration_data/nccl_tests_fit.h"
 #include "models/collective_auto.h"
 #include "models/nccl_latency.h"
 #include "models/overlap_selector.h"
@@ -14,6 +15,7 @@
 #include "sim/policies/overlap/ring_hops.h"
 #include "sim/report/json_output.h"
 #include "sim/scenario/byte_count.h"
+#include "sim/scenario/calibration_reader.h"
 #include "sim/scenario/scenario_loader.h"
 
 namespace parallax {
@@ -52,15 +54,48 @@ nlohmann::ordered_json hops_json(const models::RingParams& ring) {
   return hops;
 }
 
+// --calibration: the ring fitted by `parallax fit --nccl-tests` for this op and rank count
+// (docs/calibration.md); the group may span more GPUs than the preset's box.
+int predict_calibrated_collective(const PredictCollectiveOptions& o, const HardwareSpec& hw, models::CollectiveOp op,
+                                  double bytes) {
+  const std::string path = calibration_path(o.calibration, "");
+  const models::Calibration cal = read_calibration(path);
+  const models::CollectiveCalibration* fit = cal.find_collective(std::string(models::to_string(op)), static_cast<int>(o.gpus));
+  if (!fit) {
+    std::string have;
+    for (const auto& k : cal.collectives) have += fmt::format("{}{} x{}", have.empty() ? "" : ", ", k.op, k.ranks);
+    bad_argument("--calibration", fmt::format("{} has no {} fit for {} GPUs (it has: {})", path, models::to_string(op),
+                                              o.gpus, have.empty() ? "none" : have));
+  }
+  const double time_s = models::predict_collective_s(*fit, op, bytes);
+  const double bandwidth_s = static_cast<double>(models::ring_steps(op, o.gpus)) * (bytes / static_cast<double>(o.gpus)) /
+                             (fit->bandwidth_efficiency * fit->link_Bps);
+  nlohmann::ordered_json out;
+  out["hardware"] = hw.name;
+  out["op"] = models::to_string(op);
+  out["gpus"] = o.gpus;
+  out["bytes"] = bytes;
+  out["algo"] = "calibrated_ring";
+  out["calibration"] = path;
+  out["time_s"] = time_s;
+  out["latency_s"] = time_s - bandwidth_s;
+  out["bandwidth_s"] = bandwidth_s;
+  out["algbw_GBps"] = models::algorithm_bandwidth_Bps(bytes, time_s) / 1e9;
+  out["busbw_GBps"] = models::bus_bandwidth_Bps(op, o.gpus, bytes, time_s) / 1e9;
+  std::fputs(format_json(out).c_str(), stdout);
+  return 0;
+}
+
 }  // namespace
 
 int predict_collective_command(const PredictCollectiveOptions& o) {
   const HardwareSpec hw = load_hardware_preset(o.hardware);
   const models::CollectiveOp op = parse_collective_op(o.op);
-  check_gpus(hw, o.gpus, "--gpus");
   const ByteCountParse parsed = parse_byte_count(o.bytes);
   if (!parsed.bytes) bad_argument("--bytes", parsed.error);
   const double bytes = static_cast<double>(*parsed.bytes);
+  if (!o.calibration.empty()) return predict_calibrated_collective(o, hw, op, bytes);
+  check_gpus(hw, o.gpus, "--gpus");
   if (o.algo != "ring" && o.algo != "double_ring" && o.algo != "tree" && o.algo != "auto")
     bad_argument("--algo", fmt::format("unknown algorithm '{}'; algorithms: ring, double_ring, tree, auto", o.algo));
 

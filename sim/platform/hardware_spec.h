@@ -5,10 +5,22 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace parallax {
+
+// The GEMM efficiency curve of models/gemm_cost.h as fitted by `parallax fit` and set by a
+// scenario's `calibration:` key (docs/calibration.md).
+struct GemmEfficiency {
+  int64_t tile_m = 128;
+  int64_t tile_n = 128;
+  double eta_max = 0.75;
+  double k_half = 256.0;
+  double eta_mem = 0.8;
+  double overhead_s = 5e-6;
+};
 
 struct GpuSpec {
   std::string model;             // e.g. "H100-SXM5"
@@ -19,6 +31,7 @@ struct GpuSpec {
   int copy_engines = 2;          // concurrent DMA copies; each direction is one constraint
   double copy_engine_Bps = 0;    // per copy engine (one copy uses one); 0 = unbounded (the link decides)
   double kernel_launch_s = 0;    // fixed delay before a kernel starts
+  std::optional<GemmEfficiency> gemm;  // calibrated; absent: overlap_gpu_params' defaults
 };
 
 enum class NodeKind { gpu, host, pcie_switch, nvswitch, nic, network_switch };

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/scenario/calibration_apply.h"
 #include "sim/scenario/config_edit.h"
 #include "sim/scenario/config_fields.h"
 #include "sim/scenario/embedded_file.h"
@@ -72,7 +73,7 @@ Scenario load_scenario_text(std::string_view yaml, const std::string& source_nam
   }
   expand_hardware_shorthand(root);
 
-  const MapFields f(root, "", {"name", "description", "seed", "hardware", "workload", "output"});
+  const MapFields f(root, "", {"name", "description", "seed", "hardware", "calibration", "workload", "output"});
   Scenario s;
   s.source = source_name;
   const ConfigNode& name = f.required("name");
@@ -81,6 +82,8 @@ Scenario load_scenario_text(std::string_view yaml, const std::string& source_nam
   if (const ConfigNode* n = f.optional("description")) s.description = read_string(*n, "description");
   if (const ConfigNode* n = f.optional("seed")) s.seed = read_unsigned(*n, "seed");
   s.hardware = read_scenario_hardware(f.required("hardware"), "hardware");
+  if (const ConfigNode* n = f.optional("calibration"))
+    apply_scenario_calibration(*n, base_dir_of(source_name).string(), s.hardware);
   read_workload(f.required("workload"), "workload", WorkloadContext{base_dir_of(source_name)}, s);
   if (const ConfigNode* n = f.optional("output")) s.output = read_output(*n, "output");
   return s;

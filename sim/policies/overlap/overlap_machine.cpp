@@ -14,6 +14,14 @@ models::GpuComputeParams overlap_gpu_params(const GpuSpec& gpu) {
   models::GpuComputeParams p;
   if (gpu.model.starts_with("H100")) p = models::h100_sxm_gemm_calibrated();
   else if (gpu.model.starts_with("A100")) p = models::a100_sxm_gemm_calibrated();
+  if (gpu.gemm) {  // a scenario's calibration: file wins over the built-in fits
+    p.tile_m = gpu.gemm->tile_m;
+    p.tile_n = gpu.gemm->tile_n;
+    p.eta_max = gpu.gemm->eta_max;
+    p.k_half = gpu.gemm->k_half;
+    p.eta_mem = gpu.gemm->eta_mem;
+    p.overhead_s = gpu.gemm->overhead_s;
+  }
   p.sms = gpu.sms;
   p.peak_flops = gpu.peak_flops;
   p.hbm_Bps = gpu.hbm_Bps;

@@ -16,7 +16,8 @@ namespace parallax {
 
 // H100 / A100 SXM: models/calibrated_defaults.h (vidur fits) with the preset's sms, peak and HBM;
 // any other GPU: GpuComputeParams defaults (tile 128×128, eta_max 0.75, k_half 256,
-// eta_mem 0.8, 5 µs) with the preset's numbers [assumption: not fitted].
+// eta_mem 0.8, 5 µs) with the preset's numbers [assumption: not fitted]. A GPU with a calibrated
+// GemmEfficiency (scenario key `calibration:`) uses that curve instead.
 models::GpuComputeParams overlap_gpu_params(const GpuSpec& gpu);
 
 struct OverlapGroup {

@@ -1,0 +1,254 @@
+// File: tools/fit_command.cpp
+// `parallax fit` / `parallax validate` (fit_command.h): reading, choosing the hardware numbers,
+// writing; the fits themselves are models/calibration_data.
+#include "tools/fit_command.h"
+
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "models/calibration_data/calibration_file.h"
+#include "models/calibration_data/measurement_csv.h"
+#include "models/calibration_data/measurement_fit.h"
+#include "models/calibration_data/nccl_tests_fit.h"
+#include "models/calibration_data/nccl_tests_log.h"
+#include "models/error_stats.h"
+#include "sim/policies/overlap/ring_hops.h"
+#include "sim/report/atomic_file.h"
+#include "sim/report/json_output.h"
+#include "sim/scenario/calibration_reader.h"
+#include "sim/scenario/scenario_loader.h"
+#include "tools/version.h"
+
+namespace parallax {
+
+namespace {
+
+[[noreturn]] void bad_argument(const std::string& option, const std::string& message) {
+  throw InputError(SourceLocation{"<command line>", 0, 0}, option, fmt::format("{}: {}", option, message));
+}
+
+// The preset named, or the one matching the measured GPU.
+HardwareSpec hardware_for(const std::string& preset, const std::string& gpu_name) {
+  if (!preset.empty()) return load_hardware_preset(preset);
+  if (gpu_name.find("H200") != std::string::npos) return load_hardware_preset("h200x1");
+  if (gpu_name.find("H100") != std::string::npos) return load_hardware_preset("dgx-h100");
+  if (gpu_name.find("A100") != std::string::npos) return load_hardware_preset("dgx-a100");
+  bad_argument("--hardware", fmt::format("no preset matches the measured GPU '{}'; name one", gpu_name));
+}
+
+models::GpuComputeParams compute_params(const HardwareSpec& hw) {
+  models::GpuComputeParams p;
+  p.sms = hw.gpus.front().sms;
+  p.peak_flops = hw.gpus.front().peak_flops;
+  p.hbm_Bps = hw.gpus.front().hbm_Bps;
+  return p;
+}
+
+std::string slug(const std::string& name) {
+  std::string s;
+  for (char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c))) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else if (!s.empty() && s.back() != '-') s += '-';
+  }
+  while (!s.empty() && s.back() == '-') s.pop_back();
+  return s.empty() ? "gpu" : s;
+}
+
+std::vector<models::Measurement> read_dir(const std::string& dir) {
+  return models::read_measurements_csv((std::filesystem::path(dir) / "measurements.csv").string());
+}
+
+std::optional<models::CollectiveOp> collective_op(const std::string& op) {
+  if (op == "all_reduce") return models::CollectiveOp::all_reduce;
+  if (op == "all_gather") return models::CollectiveOp::all_gather;
+  if (op == "reduce_scatter") return models::CollectiveOp::reduce_scatter;
+  return std::nullopt;
+}
+
+int fit_nccl_tests_command(const FitOptions& o) {
+  if (o.hardware.empty()) bad_argument("--hardware", "required with --nccl-tests (it gives the link bandwidth)");
+  if (o.out.empty()) bad_argument("--out", "required with --nccl-tests");
+  const models::NcclTestsLog log = models::read_nccl_tests_log(o.nccl_tests);
+  const std::string op_name = o.op.empty() ? log.collective : o.op;
+  if (op_name.empty()) bad_argument("--op", "the log does not say which collective it ran; pass --op");
+  const auto op = collective_op(op_name);
+  if (!op) bad_argument("--op", fmt::format("unknown collective '{}'; ops: all_reduce, all_gather, reduce_scatter", op_name));
+  const int64_t ranks = o.gpus > 0 ? o.gpus : log.ranks;
+  if (ranks < 2) bad_argument("--gpus", "the log has no rank lines; pass --gpus P (the ranks of the run)");
+  const HardwareSpec hw = load_hardware_preset(o.hardware);
+  // η refers to the bottleneck hop of a ring over the preset's first GPUs (all of them when the
+  // log spans more GPUs than one box: then η·link is the effective bandwidth of the whole ring).
+  std::vector<int> order;
+  for (int i = 0; i < std::min<int64_t>(ranks, static_cast<int64_t>(hw.gpus.size())); ++i) order.push_back(i);
+  if (order.size() < 2) bad_argument("--hardware", fmt::format("'{}' has a single GPU: no link to refer η to", hw.name));
+  const double link_Bps = ring_hops(hw, order).bottleneck_Bps();
+  const models::NcclTestsFit fit = models::fit_nccl_tests(log, *op, static_cast<int>(ranks), link_Bps);
+
+  models::Calibration c;
+  if (std::filesystem::exists(o.out)) {
+    c = read_calibration(o.out);
+  } else {
+    c.gpu = log.devices.empty() ? hw.gpus.front().model : log.devices.front();
+    c.provenance.source = o.nccl_tests;
+    c.provenance.gpu_name = log.devices.empty() ? "" : log.devices.front();
+    c.provenance.fit_by = kParallaxGitCommit;
+    c.provenance.split = "all rows of the log (#wrong = 0)";
+  }
+  std::erase_if(c.collectives, [&](const models::CollectiveCalibration& k) {
+    return k.op == fit.calibration.op && k.ranks == fit.calibration.ranks;
+  });
+  c.collectives.push_back(fit.calibration);
+  c.provenance.rows = 0;
+  for (const auto& k : c.collectives) c.provenance.rows += k.rows;
+  write_file_atomically(o.out, models::format_calibration_yaml(c));
+  const models::CollectiveCalibration& k = fit.calibration;
+  std::printf("%s, %lld ranks, %d rows of %s\n", k.op.c_str(), static_cast<long long>(ranks), k.rows, o.nccl_tests.c_str());
+  std::printf("  base %.3g s, per step %.3g s, bandwidth %.4g GB/s (eta %.4f of %.4g GB/s)\n", k.base_latency_s,
+              k.step_latency_s, k.bandwidth_efficiency * link_Bps / 1e9, k.bandwidth_efficiency, link_Bps / 1e9);
+  std::printf("  relative error on the log: median %.3f, P95 %.3f, max %.3f\n", k.median_rel_error, k.p95_rel_error,
+              k.max_rel_error);
+  std::printf("  held out (every 4th size, refitted on the rest): median %.3f, P95 %.3f, max %.3f\n",
+              fit.held_out.median, fit.held_out.p95, fit.held_out.max);
+  std::printf("wrote %s\n", o.out.c_str());
+  return 0;
+}
+
+}  // namespace
+
+CLI::App* add_fit_subcommand(CLI::App& app, FitOptions& o) {
+  CLI::App* cmd = app.add_subcommand("fit", "Fit model parameters to measurements (docs/calibration.md)");
+  cmd->add_option("dir", o.dir, "folder holding measurements.csv (from parallax hw calibrate)");
+  cmd->add_option("--nccl-tests", o.nccl_tests, "fit the collective model to this nccl-tests output instead");
+  cmd->add_option("--hardware", o.hardware, "hardware preset (default: from the measured GPU's name)");
+  cmd->add_option("--op", o.op, "nccl-tests: all_reduce | all_gather | reduce_scatter (default: from the log)");
+  cmd->add_option("--gpus", o.gpus, "nccl-tests: ranks of the run (default: the log's rank lines)");
+  cmd->add_option("--out", o.out, "calibration file (default: results/calibration/<gpu>.yaml)");
+  return cmd;
+}
+
+CLI::App* add_validate_subcommand(CLI::App& app, ValidateOptions& o) {
+  CLI::App* cmd = app.add_subcommand("validate", "Predict every measured configuration; error table per family");
+  cmd->add_option("dir", o.dir, "folder holding measurements.csv")->required();
+  cmd->add_option("--calibration", o.calibration, "evaluate this calibration on every row (default: fit the training rows)");
+  cmd->add_option("--hardware", o.hardware, "hardware preset (default: from the measured GPU's name)");
+  return cmd;
+}
+
+int fit_command(const FitOptions& o) {
+  if (!o.nccl_tests.empty()) {
+    if (!o.dir.empty()) bad_argument("dir", "give either DIR or --nccl-tests, not both");
+    return fit_nccl_tests_command(o);
+  }
+  if (o.dir.empty()) bad_argument("dir", "name the measurement folder (or --nccl-tests LOG)");
+  const std::vector<models::Measurement> rows = read_dir(o.dir);
+  if (rows.empty()) bad_argument("dir", fmt::format("{}/measurements.csv has no rows", o.dir));
+  const HardwareSpec hw = hardware_for(o.hardware, rows.front().provenance.gpu_name);
+  models::Calibration c = models::fit_measurements(rows, compute_params(hw), o.dir);
+  c.provenance.fit_by = kParallaxGitCommit;
+  c.provenance.split = "all rows";
+  const std::string out =
+      o.out.empty() ? (std::filesystem::path("results") / "calibration" / (slug(c.gpu) + ".yaml")).string() : o.out;
+  write_file_atomically(out, models::format_calibration_yaml(c));
+  std::printf("%zu rows of %s (%s, hardware preset %s)\n", rows.size(), o.dir.c_str(), c.gpu.c_str(), hw.name.c_str());
+  if (c.gemm)
+    std::printf("  gemm: %d rows, tile %lldx%lld, eta_max %.4f, k_half %.4g, eta_mem %.4f, overhead %.3g s; rms log error %.4f\n",
+                c.gemm->rows, static_cast<long long>(c.gemm->params.tile_m), static_cast<long long>(c.gemm->params.tile_n),
+                c.gemm->params.eta_max, c.gemm->params.k_half, c.gemm->params.eta_mem, c.gemm->params.overhead_s,
+                c.gemm->rms_log_error);
+  for (const auto& k : c.copy)
+    std::printf("  copy %s/%s: %d rows, latency %.3g s, bandwidth %.4g GB/s\n", k.kind.c_str(), k.host_memory.c_str(),
+                k.rows, k.latency_s, k.bandwidth_Bps / 1e9);
+  for (const auto& l : c.launch) std::printf("  %s: %d rows, %.3g s per item\n", l.what.c_str(), l.rows, l.seconds);
+  if (c.interference) {
+    const auto& k = c.interference->coefficients;
+    std::printf("  interference: %d co-run rows, c = (%.4f, %.4f, %.4f, %.4f, %.4f)\n", c.interference->rows, k.l2_self,
+                k.l2_other, k.dram_self, k.dram_other, k.constant);
+  }
+  for (const auto& d : c.interdecom)
+    std::printf("  interdecom %lldx%lldx%lld: %d rows, A %.3g s, B %.3g s, C %.3g s\n", d.m, d.n, d.k, d.rows, d.a_s, d.b_s, d.c_s);
+  std::printf("wrote %s\n", out.c_str());
+  return 0;
+}
+
+int validate_command(const ValidateOptions& o) {
+  const std::vector<models::Measurement> rows = read_dir(o.dir);
+  if (rows.empty()) bad_argument("dir", fmt::format("{}/measurements.csv has no rows", o.dir));
+  const HardwareSpec hw = hardware_for(o.hardware, rows.front().provenance.gpu_name);
+  const models::GpuComputeParams params = compute_params(hw);
+  const bool given = !o.calibration.empty();
+  std::vector<bool> held = models::held_out_rows(rows);
+  models::Calibration c;
+  if (given) {
+    c = read_calibration(calibration_path(o.calibration, ""));
+    held.assign(rows.size(), true);
+  } else {
+    std::vector<models::Measurement> train;
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (!held[i]) train.push_back(rows[i]);
+    c = models::fit_measurements(train, params, o.dir);
+  }
+
+  struct Family {
+    int rows = 0, evaluated = 0;
+    std::vector<double> errors;
+    std::string worst_case;
+    double worst = -1;
+  };
+  std::map<std::string, Family> families;
+  std::string csv = "family,case,split,measured,predicted,rel_error,unit\n";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const models::Measurement& r = rows[i];
+    const std::string family(models::to_string(r.family));
+    Family& f = families[family];
+    ++f.rows;
+    const std::optional<double> p = models::predict_measurement(r, c, rows, params);
+    const std::string split = given ? "given" : (held[i] ? "held_out" : "train");
+    std::string err;
+    if (p) {
+      const double e = models::relative_error(*p, r.value);
+      err = fmt::format("{}", e);
+      if (held[i]) {
+        ++f.evaluated;
+        f.errors.push_back(e);
+        if (e > f.worst) f.worst = e, f.worst_case = r.case_id;
+      }
+    }
+    csv += fmt::format("{},{},{},{},{},{},{}\n", family, r.case_id, split, r.value, p ? fmt::format("{}", *p) : "",
+                       err, r.unit);
+  }
+  nlohmann::ordered_json json;
+  json["source"] = o.dir;
+  json["calibration"] = given ? o.calibration : "fitted on the training rows";
+  json["split"] = given ? "every row evaluated against the given calibration" : models::kSplitRule;
+  json["gpu"] = rows.front().provenance.gpu_name;
+  nlohmann::ordered_json table = nlohmann::ordered_json::array();
+  std::printf("%-12s %6s %9s %9s %9s %9s  %s\n", "family", "rows", "evaluated", "median", "p95", "worst", "worst case");
+  for (const auto& [name, f] : families) {
+    const models::ErrorSummary s = models::summarize_errors(f.errors);
+    nlohmann::ordered_json t{{"family", name}, {"rows", f.rows}, {"evaluated", f.evaluated}};
+    if (f.evaluated > 0) {
+      t["median_rel_error"] = s.median;
+      t["p95_rel_error"] = s.p95;
+      t["max_rel_error"] = s.max;
+      t["worst_case"] = f.worst_case;
+      std::printf("%-12s %6d %9d %9.4f %9.4f %9.4f  %s\n", name.c_str(), f.rows, f.evaluated, s.median, s.p95, s.max,
+                  f.worst_case.c_str());
+    } else {
+      std::printf("%-12s %6d %9d %9s %9s %9s  %s\n", name.c_str(), f.rows, 0, "-", "-", "-", "(no model fitted or wired)");
+    }
+    table.push_back(t);
+  }
+  json["families"] = table;
+  const std::filesystem::path dir(o.dir);
+  write_file_atomically(dir / "validation.csv", csv);
+  write_file_atomically(dir / "validation.json", format_json(json));
+  std::printf("wrote %s and %s\n", (dir / "validation.csv").c_str(), (dir / "validation.json").c_str());
+  return 0;
+}
+
+}  // namespace parallax

@@ -8,9 +8,11 @@
 #include <exception>
 
 #include "hw/hw_command.h"
+#include "models/calibration_data/data_error.h"
 #include "sim/platform/platform.h"
 #include "sim/scenario/input_error.h"
 #include "tools/bench_command.h"
+#include "tools/fit_command.h"
 #include "tools/bench_scale.h"
 #include "tools/bench_serverless.h"
 #include "tools/predict_command.h"
@@ -25,6 +27,9 @@ int guarded(const std::function<int()>& body) {
   try {
     return body();
   } catch (const parallax::InputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const parallax::models::DataError& e) {  // measurement CSV, nccl-tests log
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   } catch (const parallax::PlatformError& e) {
@@ -71,6 +76,7 @@ int main(int argc, char** argv) {
   predict_coll->add_option("--gpus", pc.gpus, "GPUs 0..P-1")->required();
   predict_coll->add_option("--bytes", pc.bytes, "nccl-tests' S, e.g. 64MiB")->required();
   predict_coll->add_option("--algo", pc.algo, "ring | double_ring | tree | auto")->capture_default_str();
+  predict_coll->add_option("--calibration", pc.calibration, "use the fitted ring of this calibration file (parallax fit --nccl-tests)");
   parallax::PredictOverlapOptions po;
   CLI::App* predict_ovl = predict_cmd->add_subcommand("overlap", "Every overlap strategy for one GEMM + collective");
   predict_ovl->add_option("--hardware", po.hardware, "hardware preset")->required();
@@ -92,6 +98,10 @@ int main(int argc, char** argv) {
   CLI::App* sweep_cmd = parallax::add_sweep_subcommand(app, sweep);
   parallax::MergeOptions merge;
   CLI::App* merge_cmd = parallax::add_merge_subcommand(app, merge);
+  parallax::FitOptions fit;
+  CLI::App* fit_cmd = parallax::add_fit_subcommand(app, fit);
+  parallax::ValidateOptions validate;
+  CLI::App* validate_cmd = parallax::add_validate_subcommand(app, validate);
 
   parallax::hw::HwOptions hw;
   CLI::App* hw_cmd = parallax::hw::add_hw_subcommand(app, hw);
@@ -105,6 +115,8 @@ int main(int argc, char** argv) {
   if (run_cmd->parsed()) return guarded([&] { return parallax::run_command(run); });
   if (sweep_cmd->parsed()) return guarded([&] { return parallax::sweep_command(sweep); });
   if (merge_cmd->parsed()) return guarded([&] { return parallax::merge_command(merge); });
+  if (fit_cmd->parsed()) return guarded([&] { return parallax::fit_command(fit); });
+  if (validate_cmd->parsed()) return guarded([&] { return parallax::validate_command(validate); });
   if (hw_cmd->parsed()) return guarded([&] { return parallax::hw::hw_command(hw); });
   if (predict_coll->parsed()) return guarded([&] { return parallax::predict_collective_command(pc); });
   if (predict_ovl->parsed()) return guarded([&] { return parallax::predict_overlap_command(po); });

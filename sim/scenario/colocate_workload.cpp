@@ -25,6 +25,27 @@ std::string read_model(const MapFields& f) {
   return name;
 }
 
+// The LS service's `arrivals:` mapping (the kinds of sim/workload/arrival_process.h), its ranges
+// checked here so that an error has its place.
+ArrivalProcessSpec read_arrival_process_spec(const ConfigNode& node, const std::string& path) {
+  const MapFields f(node, path,
+                    {"kind", "rate_per_s", "cv", "rate_on_per_s", "rate_off_per_s", "mean_on_s", "mean_off_s"});
+  ArrivalProcessSpec a;
+  a.kind = read_choice(f.required("kind"), f.path_of("kind"), {"poisson", "gamma", "mmpp", "deterministic"});
+  const auto num = [&](std::string_view k, double& out, bool required, bool zero_ok) {
+    const ConfigNode* n = required ? &f.required(k) : f.optional(k);
+    if (n != nullptr) out = zero_ok ? read_non_negative(*n, f.path_of(k)) : read_positive(*n, f.path_of(k));
+  };
+  const bool mmpp = a.kind == "mmpp";
+  num("rate_per_s", a.rate_per_s, !mmpp, false);
+  num("cv", a.cv, a.kind == "gamma", false);
+  num("rate_on_per_s", a.rate_on_per_s, mmpp, false);
+  num("rate_off_per_s", a.rate_off_per_s, false, true);
+  num("mean_on_s", a.mean_on_s, mmpp, false);
+  num("mean_off_s", a.mean_off_s, mmpp, false);
+  return a;
+}
+
 void read_mig_instance(const ConfigNode& node, const std::string& path, std::string& profile, int& start) {
   const MapFields f(node, path, {"profile", "start"});
   profile = read_string(f.required("profile"), f.path_of("profile"));
@@ -36,13 +57,13 @@ void read_mig_instance(const ConfigNode& node, const std::string& path, std::str
 void read_colocate_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext&,
                             Scenario& scenario) {
   const MapFields f(workload, path,
-                    {"kind", "ls", "be", "duration_s", "policies", "static_ls_sms", "mig", "mps_be_percentage",
-                     "interference", "trace_policy"});
+                    {"kind", "ls", "be", "duration_s", "policies", "slo_target", "sgdrc_eviction", "bw_per_sm_GBps",
+                     "static_ls_sms", "mig", "mps_be_percentage", "interference", "trace_policy"});
   ColocateWorkloadSpec& c = scenario.colocate;
-  const MapFields ls(f.required("ls"), f.path_of("ls"), {"model", "batch", "rate_per_s", "slo_ms"});
+  const MapFields ls(f.required("ls"), f.path_of("ls"), {"model", "batch", "arrivals", "slo_ms"});
   c.ls_model = read_model(ls);
   c.ls_batch = static_cast<int>(read_integer_in(ls.required("batch"), ls.path_of("batch"), 1, 4096));
-  c.ls_rate_per_s = read_positive(ls.required("rate_per_s"), ls.path_of("rate_per_s"));
+  c.ls_arrivals = read_arrival_process_spec(ls.required("arrivals"), ls.path_of("arrivals"));
   c.ls_slo_s = read_positive(ls.required("slo_ms"), ls.path_of("slo_ms")) * 1e-3;
   const MapFields be(f.required("be"), f.path_of("be"), {"model", "batch"});
   c.be_model = read_model(be);
@@ -53,7 +74,13 @@ void read_colocate_workload(const ConfigNode& workload, const std::string& path,
   if (c.policies.empty()) fail_at(policies, f.path_of("policies"), "'workload.policies' must not be empty");
   for (size_t i = 0; i < c.policies.size(); ++i)
     read_choice(policies.items[i], join_path(f.path_of("policies"), i),
-                {"ls_alone", "mps", "static_split", "mig", "orion", "sgdrc"});
+                {"ls_alone", "mps", "static_split", "mig", "orion", "temporal", "sgdrc"});
+  if (const ConfigNode* t = f.optional("slo_target")) {
+    c.slo_target = read_positive(*t, f.path_of("slo_target"));
+    if (c.slo_target > 1) fail_at(*t, f.path_of("slo_target"), "'workload.slo_target' must be in (0, 1]");
+  }
+  if (const ConfigNode* e = f.optional("sgdrc_eviction"))
+    c.sgdrc_eviction = read_choice(*e, f.path_of("sgdrc_eviction"), {"kernel", "block"});
   if (scenario.hardware.gpus.empty()) fail_at(workload, path, "the colocate workload needs one GPU");
   const std::string& model = scenario.hardware.gpus[0].model;
   const GpuPartitioning* parts = nullptr;
@@ -64,6 +91,9 @@ void read_colocate_workload(const ConfigNode& workload, const std::string& path,
   }
   if (catalog_gpu_kind(model) < 0)
     fail_at(workload, path, fmt::format("the model catalog has no figures for GPU '{}'", model));
+  const GpuSpec& gpu = scenario.hardware.gpus[0];
+  c.bw_per_sm_Bps = 2 * gpu.hbm_Bps / gpu.sms;
+  if (const ConfigNode* b = f.optional("bw_per_sm_GBps")) c.bw_per_sm_Bps = read_positive(*b, f.path_of("bw_per_sm_GBps")) * 1e9;
   c.static_ls_sms = parts->sms / 2 / parts->green_multiple_sms * parts->green_multiple_sms;
   if (const ConfigNode* s = f.optional("static_ls_sms")) {
     c.static_ls_sms = static_cast<int>(read_integer_in(*s, f.path_of("static_ls_sms"), 1, parts->sms));

@@ -1,14 +1,18 @@
 // File: sim/scenario/colocate_workload.h
-// workload.kind == "colocate": an LS inference service with Poisson arrivals and an SLO sharing
-// one GPU with a BE inference job, run once per listed policy (docs/colocate.md; run by
+// workload.kind == "colocate": an LS inference service (arrival process, SLO) sharing one GPU
+// with a BE inference job, run once per listed policy (docs/colocate.md; run by
 // tools/run_colocate.cpp).
 //
 //   workload:
 //     kind: colocate
-//     ls: {model: resnet50, batch: 8, rate_per_s: 400, slo_ms: 10}   # catalog model
+//     ls: {model: resnet50, batch: 8, slo_ms: 10,            # catalog model
+//          arrivals: {kind: mmpp, rate_on_per_s: 3000, rate_off_per_s: 200, mean_on_s: 0.02, mean_off_s: 0.08}}
 //     be: {model: resnet152, batch: 64}
 //     duration_s: 2                       # LS arrivals and BE run for this long
-//     policies: [ls_alone, mps, static_split, mig, orion, sgdrc]
+//     policies: [ls_alone, mps, static_split, mig, orion, temporal, sgdrc]
+//     slo_target: 0.99                    # optional: attainment that counts as meeting the SLO
+//     sgdrc_eviction: kernel              # optional: kernel | block (sgdrc_colocation.h)
+//     bw_per_sm_GBps: 72.7                # optional: per-SM bandwidth cap; default 2·HBM/SMs
 //     static_ls_sms: 64                   # optional: static_split's LS group (green-context sizes)
 //     mig: {ls: {profile: 4g.71gb, start: 0}, be: {profile: 3g.71gb, start: 4}}   # optional
 //     mps_be_percentage: 100              # optional: BE's active-thread limit under mps
@@ -21,6 +25,7 @@
 
 #include "models/kernel_interference.h"
 #include "sim/scenario/config_tree.h"
+#include "sim/workload/arrival_process.h"
 
 namespace parallax {
 
@@ -30,12 +35,15 @@ struct WorkloadContext;
 struct ColocateWorkloadSpec {
   std::string ls_model;
   int ls_batch = 1;
-  double ls_rate_per_s = 0;
+  ArrivalProcessSpec ls_arrivals;
   double ls_slo_s = 0;
   std::string be_model;
   int be_batch = 1;
   double duration_s = 1;
   std::vector<std::string> policies;
+  double slo_target = 0.99;
+  std::string sgdrc_eviction = "kernel";
+  double bw_per_sm_Bps = 0;  // set by the reader: the YAML value or 2·HBM/SMs
   int static_ls_sms = 0;  // 0 = half the GPU rounded to its green-context granularity
   std::string mig_ls_profile, mig_be_profile;  // empty = 4g + 3g of the GPU's profiles
   int mig_ls_start = 0, mig_be_start = 4;

@@ -21,7 +21,7 @@ TEST(GpuPartitioningData, EveryPresetGpuHasItsProfiles) {
 }
 
 std::string scenario_with(const std::string& extra) {
-  return "name: c\nhardware: h200x1\nworkload:\n  kind: colocate\n  ls: {model: resnet50, batch: 8, rate_per_s: 100, "
+  return "name: c\nhardware: h200x1\nworkload:\n  kind: colocate\n  ls: {model: resnet50, batch: 8, arrivals: {kind: poisson, rate_per_s: 100}, "
          "slo_ms: 1}\n  be: {model: resnet152, batch: 64}\n  duration_s: 0.1\n  policies: [mig, sgdrc]\n" +
          extra;
 }

@@ -4,7 +4,8 @@ set -eu
 pkgs=(g++ meson ninja-build pkg-config python3 libyaml-cpp-dev libeigen3-dev libfmt-dev libboost-dev
       libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
       clang-14 libclang-rt-14-dev  # libFuzzer targets (tests/fuzz, .ci/run)
-      libopenmpi-dev openmpi-bin)  # parallax sweep --mpi (docs/sweeps.md; -Dmpi=auto finds it)
+      libopenmpi-dev openmpi-bin  # parallax sweep --mpi (docs/sweeps.md; -Dmpi=auto finds it)
+      chromium chromium-driver)  # report_browser test: report.html in headless Chromium (docs/reports.md)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive

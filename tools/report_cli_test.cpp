@@ -1,8 +1,10 @@
 // File: tools/report_cli_test.cpp
-// report.html from `parallax run --out` for each workload kind with plots (the quickstart, the
-// compass-288 overlap grid, torpor-160 serverless): the page has its four sections, every inline
-// <svg> is well-formed XML with positive width and height, nothing is fetched from outside (no
-// URL, src, href, script, link or @import), and a second run writes the same bytes.
+// report.html from `parallax run --out` for each workload kind (the quickstart, the compass-288
+// overlap grid, overlap end to end, torpor-160 serverless, colocate, multiplex), from `parallax
+// sweep --out` and from `parallax report DIR` on a sweep and on a validated measurement folder: the
+// page has its sections, every inline <svg> is well-formed XML with positive width and height,
+// nothing is fetched from outside (no URL, src, href, script, link or @import), and a second run
+// writes the same bytes.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -11,6 +13,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sim/report/xml_check.h"
@@ -31,9 +34,18 @@ std::string read_file(const fs::path& p) {
   return ss.str();
 }
 
+fs::path temp_dir(const std::string& tag) {
+  return fs::temp_directory_path() / ("parallax_report_cli_" + std::to_string(::getpid()) + "_" + tag);
+}
+
+int parallax(const std::string& args) {
+  const std::string cmd = env_or("PARALLAX_BIN", "parallax") + std::string(" ") + args + " > /dev/null";
+  return std::system(cmd.c_str());
+}
+
 // Runs `parallax run SCENARIO --out DIR` (an empty scenario: the embedded quickstart); report.html.
 std::string run_report(const std::string& scenario, const std::string& tag) {
-  const fs::path out = fs::temp_directory_path() / ("parallax_report_cli_" + std::to_string(::getpid()) + "_" + tag);
+  const fs::path out = temp_dir(tag);
   fs::remove_all(out);
   const std::string source = env_or("PARALLAX_SOURCE_DIR", ".");
   const std::string cmd = env_or("PARALLAX_BIN", "parallax") + std::string(" run ") +
@@ -44,15 +56,21 @@ std::string run_report(const std::string& scenario, const std::string& tag) {
   return html;
 }
 
-void check_page(const std::string& html, size_t min_plots) {
+void check_page(const std::string& html, size_t min_plots, bool with_scenario = true) {
   ASSERT_FALSE(html.empty());
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  for (const char* section : {"id=\"summary\"", "id=\"plots\"", "id=\"scenario\"", "id=\"provenance\"", "<details>",
-                              "git commit", "seed"})
+  EXPECT_NE(html.find("</html>"), std::string::npos);
+  for (const char* section : {"id=\"summary\"", "id=\"plots\"", "id=\"provenance\"", "git commit"})
     EXPECT_NE(html.find(section), std::string::npos) << section;
+  if (with_scenario) {
+    EXPECT_NE(html.find("seed"), std::string::npos);
+    EXPECT_NE(html.find("id=\"scenario\""), std::string::npos);
+    EXPECT_NE(html.find("<details>"), std::string::npos);
+  }
   for (const char* external : {"http:", "https:", "src=", "href=", "<script", "<link", "@import", "url("})
     EXPECT_EQ(html.find(external), std::string::npos) << external;
   EXPECT_EQ(html.find("wall_s"), std::string::npos);
+  EXPECT_EQ(html.find("No plots for this kind"), std::string::npos);
   const std::regex size(R"re(^<svg width="([0-9.]+)" height="([0-9.]+)")re");
   size_t plots = 0;
   for (size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1)) {
@@ -87,6 +105,87 @@ TEST(ReportCli, Serverless) {
   const std::string html = run_report("scenarios/serverless/torpor-160.yaml", "serverless");
   check_page(html, 4);  // latency CDF, SLO attainment, swaps, GPUs
   EXPECT_EQ(html, run_report("scenarios/serverless/torpor-160.yaml", "serverless2"));
+}
+
+TEST(ReportCli, OverlapEndToEnd) {
+  const std::string html = run_report("scenarios/overlap/end-to-end.yaml", "e2e");
+  check_page(html, 3);  // speedup, step times, strategies chosen
+  EXPECT_NE(html.find("Speedup per model and TP degree"), std::string::npos);
+  EXPECT_EQ(html, run_report("scenarios/overlap/end-to-end.yaml", "e2e2"));
+}
+
+TEST(ReportCli, Colocate) {
+  const std::string html = run_report("scenarios/colocate/sgdrc-h200.yaml", "colocate");
+  check_page(html, 4);  // LS latency, LS SLO attainment, BE throughput, utilisation
+  EXPECT_NE(html.find("sgdrc: LS p99"), std::string::npos);
+  EXPECT_EQ(html, run_report("scenarios/colocate/sgdrc-h200.yaml", "colocate2"));
+}
+
+TEST(ReportCli, Multiplex) {
+  const std::string html = run_report("scenarios/multiplex/bursty-h200.yaml", "multiplex");
+  check_page(html, 6);  // SLO attainment, p99, goodput, batch fill, SM and bandwidth shares over time
+  EXPECT_NE(html.find("SM share over time"), std::string::npos);
+  EXPECT_NE(html.find("mig: MIG layout"), std::string::npos);
+}
+
+// A 2 x 2 sweep of the ring benchmark with two seeds: the page plots makespan_s over the GPU
+// count, one line per message size, and lists the points; `parallax report` rewrites it unchanged.
+TEST(ReportCli, Sweep) {
+  const fs::path dir = temp_dir("sweep");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string source = env_or("PARALLAX_SOURCE_DIR", ".");
+  {
+    std::ofstream f(dir / "ring.yaml");
+    f << "base: " << fs::absolute(fs::path(source) / "scenarios/bench/ring.yaml").string() << "\n"
+      << "set: {output.activities_csv: false, output.trace: false}\n"
+      << "axes:\n  - cartesian: {hardware.gpus: [4, 8]}\n"
+      << "  - cartesian: {workload.collectives.0.bytes: [1MiB, 64MiB]}\nseeds: [1, 2]\n";
+  }
+  ASSERT_EQ(parallax("sweep " + (dir / "ring.yaml").string() + " --out " + (dir / "out").string() + " --quiet -j 1"), 0);
+  const std::string html = read_file(dir / "out" / "report.html");
+  check_page(html, 1);
+  EXPECT_NE(html.find("makespan_s over the swept axes"), std::string::npos);
+  EXPECT_NE(html.find("id=\"tables\""), std::string::npos);
+  EXPECT_NE(html.find(">bytes=64MiB<"), std::string::npos);  // a line per message size
+  EXPECT_NE(html.find("8 of 8 points"), std::string::npos);
+  ASSERT_EQ(parallax("report " + (dir / "out").string()), 0);
+  EXPECT_EQ(read_file(dir / "out" / "report.html"), html);
+  fs::remove_all(dir);
+}
+
+// validation.json and validation.csv in the format tools/fit_command.cpp writes (a hand-made
+// fixture with two families, one of them without a fitted model): `parallax report DIR`.
+TEST(ReportCli, Validation) {
+  const fs::path dir = temp_dir("validation");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  {
+    std::ofstream j(dir / "validation.json");
+    j << R"({"source": "fixture", "calibration": "fitted on the training rows", "split": "every 5th case held out",
+"gpu": "NVIDIA H200", "families": [
+{"family": "gemm", "rows": 4, "evaluated": 2, "median_rel_error": 0.05, "p95_rel_error": 0.12,
+ "max_rel_error": 0.12, "worst_case": "gemm-4096"},
+{"family": "copy", "rows": 1, "evaluated": 0}]})";
+    std::ofstream c(dir / "validation.csv");
+    c << "family,case,split,measured,predicted,rel_error,unit\n"
+         "gemm,gemm-1024,train,0.001,0.00102,0.02,s\n"
+         "gemm,gemm-2048,train,0.004,0.0039,0.025,s\n"
+         "gemm,gemm-3072,held_out,0.009,0.00945,0.05,s\n"
+         "gemm,gemm-4096,held_out,0.016,0.01792,0.12,s\n"
+         "copy,h2d-1GiB,held_out,0.02,,,s\n";
+  }
+  ASSERT_EQ(parallax("report " + dir.string()), 0);
+  const std::string html = read_file(dir / "report.html");
+  check_page(html, 2, false);  // predicted vs measured, error by family
+  EXPECT_NE(html.find("parallax validate"), std::string::npos);
+  EXPECT_NE(html.find("calibration used"), std::string::npos);
+  EXPECT_NE(html.find("none evaluated"), std::string::npos);
+  EXPECT_NE(html.find("gemm gemm-4096: measured 0.016, predicted 0.01792 s (+12.0%)"), std::string::npos);
+  // Not a sweep or validation folder: bad input.
+  fs::remove(dir / "validation.json");
+  EXPECT_EQ(WEXITSTATUS(parallax("report " + dir.string() + " 2> /dev/null")), 2);
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -64,8 +64,11 @@ int run_command(const RunOptions& options) {
   if (options.seed) sc.seed = *options.seed;
   if (sc.workload_kind == "overlap") return run_overlap(sc, options);
   if (sc.workload_kind == "serverless") return run_serverless(sc, options);
-  if (sc.workload_kind == "colocate") return run_colocate(sc, options);
-  if (sc.workload_kind == "multiplex") return run_multiplex(sc, options);
+  if (sc.workload_kind == "colocate" || sc.workload_kind == "multiplex") {
+    const int rc = sc.workload_kind == "colocate" ? run_colocate(sc, options) : run_multiplex(sc, options);
+    if (rc == 0) write_run_report(sc, options);  // after their summary.json
+    return rc;
+  }
   const bool want_log = !options.out_dir.empty() && (sc.output.activities_csv || sc.output.trace);
 
   ActivityLog log;

@@ -19,6 +19,12 @@ namespace {
 
 bool is_seed_axis(const std::string& key) { return key == "seed"; }
 
+// The last part of a dotted key, for legends: "workload.collectives.0.bytes" -> "bytes".
+std::string short_key(const std::string& key) {
+  const size_t dot = key.rfind('.');
+  return dot == std::string::npos ? key : key.substr(dot + 1);
+}
+
 bool skipped_column(const std::string& c) {
   return c == "point" || c == "hash" || c == "seed" || c == "summary.seed" || c.ends_with("wall_s") ||
          c.ends_with("sim_to_wall_ratio") || c.ends_with("events_per_s");
@@ -87,7 +93,7 @@ HtmlReport sweep_report_page(const nlohmann::ordered_json& sweep, const CsvTable
     for (size_t i = 0; i < results.rows.size(); ++i) {
       std::string name;
       for (size_t a = 1; a < plot_axes.size(); ++a)
-        name += fmt::format("{}{}={}", name.empty() ? "" : " ", plot_axes[a], results.cell(i, plot_axes[a]));
+        name += fmt::format("{}{}={}", name.empty() ? "" : " ", short_key(plot_axes[a]), results.cell(i, plot_axes[a]));
       if (name.empty()) name = metric;
       const std::string& xv = results.cell(i, x_axis);
       double unused = 0;
@@ -137,7 +143,7 @@ HtmlReport sweep_report_page(const nlohmann::ordered_json& sweep, const CsvTable
     }
     r.figures.push_back({metric + " over the swept axes",
                          fmt::format("The summary field {} at each value of {} (x), one {} per combination of the "
-                                     "other axes{}. Points that differ only in their seed are averaged. The metric "
+                                     "other axes (named by the last part of their keys){}. Points that differ only in their seed are averaged. The metric "
                                      "is makespan_s when it varies, else the first summary column that varies.",
                                      metric, x_axis, numeric_x ? "line" : "bar colour",
                                      std::find(axes.begin(), axes.end(), "seed") != axes.end() ? " (seed averaged)"

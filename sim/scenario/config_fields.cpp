@@ -47,17 +47,18 @@ void fail_at(const ConfigNode& node, const std::string& path, const std::string&
 }
 
 // The schema recorder (schema_recorder.h) notes each read when `parallax reference scenario` runs.
-static void note(const std::string& path, const std::string& type, const std::string& constraint = {}) {
-  if (SchemaRecorder* r = active_schema_recorder()) r->field(path, type, constraint);
+static void note(const ConfigNode& node, const std::string& path, const std::string& type,
+                 const std::string& constraint = {}) {
+  if (SchemaRecorder* r = active_schema_recorder()) r->field(node.where.file, path, type, constraint);
 }
 
 std::string read_string(const ConfigNode& node, const std::string& path) {
-  note(path, "string");
+  note(node, path, "string");
   return scalar_text(node, path, "a string");
 }
 
 double read_number(const ConfigNode& node, const std::string& path) {
-  note(path, "number");
+  note(node, path, "number");
   const std::string& s = scalar_text(node, path, "a number");
   if (is_yaml_non_finite(s)) fail_at(node, path, fmt::format("{} must be a finite number, got '{}'", quoted(path), s));
   double value = 0;
@@ -70,7 +71,7 @@ double read_number(const ConfigNode& node, const std::string& path) {
 }
 
 int64_t read_integer(const ConfigNode& node, const std::string& path) {
-  note(path, "integer");
+  note(node, path, "integer");
   const std::string& s = scalar_text(node, path, "an integer");
   int64_t value = 0;
   const char* begin = s.data() + (s.size() > 1 && s[0] == '+' ? 1 : 0);
@@ -82,7 +83,7 @@ int64_t read_integer(const ConfigNode& node, const std::string& path) {
 }
 
 uint64_t read_unsigned(const ConfigNode& node, const std::string& path) {
-  note(path, "integer", ">= 0");
+  note(node, path, "integer", ">= 0");
   const std::string& s = scalar_text(node, path, "a non-negative integer");
   uint64_t value = 0;
   const char* begin = s.data() + (s.size() > 1 && s[0] == '+' ? 1 : 0);
@@ -94,7 +95,7 @@ uint64_t read_unsigned(const ConfigNode& node, const std::string& path) {
 }
 
 bool read_bool(const ConfigNode& node, const std::string& path) {
-  note(path, "true or false");
+  note(node, path, "true or false");
   const std::string& s = scalar_text(node, path, "true or false");
   if (s == "true" || s == "True" || s == "TRUE") return true;
   if (s == "false" || s == "False" || s == "FALSE") return false;
@@ -102,7 +103,7 @@ bool read_bool(const ConfigNode& node, const std::string& path) {
 }
 
 int64_t read_byte_count(const ConfigNode& node, const std::string& path) {
-  note(path, "byte count (1MiB, 64GB, 4096)", ">= 0");
+  note(node, path, "byte count (1MiB, 64GB, 4096)", ">= 0");
   const std::string& s = scalar_text(node, path, "a byte count");
   const ByteCountParse parsed = parse_byte_count(s);
   if (!parsed.bytes) fail_at(node, path, fmt::format("{}: {}", quoted(path), parsed.error));
@@ -119,21 +120,21 @@ std::vector<std::string> read_string_list(const ConfigNode& node, const std::str
 
 double read_positive(const ConfigNode& node, const std::string& path) {
   const double v = read_number(node, path);
-  note(path, "number", "> 0");
+  note(node, path, "number", "> 0");
   if (!(v > 0)) fail_at(node, path, fmt::format("{} must be greater than 0, got {}", quoted(path), node.scalar));
   return v;
 }
 
 double read_non_negative(const ConfigNode& node, const std::string& path) {
   const double v = read_number(node, path);
-  note(path, "number", ">= 0");
+  note(node, path, "number", ">= 0");
   if (v < 0) fail_at(node, path, fmt::format("{} must not be negative, got {}", quoted(path), node.scalar));
   return v;
 }
 
 int64_t read_integer_in(const ConfigNode& node, const std::string& path, int64_t min, int64_t max) {
   const int64_t v = read_integer(node, path);
-  note(path, "integer", fmt::format("{} to {}", min, max));
+  note(node, path, "integer", fmt::format("{} to {}", min, max));
   if (v < min) fail_at(node, path, fmt::format("{} must be at least {}, got {}", quoted(path), min, v));
   if (v > max) fail_at(node, path, fmt::format("{} must be at most {}, got {}", quoted(path), max, v));
   return v;
@@ -142,7 +143,7 @@ int64_t read_integer_in(const ConfigNode& node, const std::string& path, int64_t
 std::string read_choice(const ConfigNode& node, const std::string& path,
                         std::initializer_list<std::string_view> choices) {
   std::string s = read_string(node, path);
-  note(path, "string", fmt::format("one of {}", fmt::join(choices, ", ")));
+  note(node, path, "string", fmt::format("one of {}", fmt::join(choices, ", ")));
   for (std::string_view c : choices)
     if (c == s) return s;
   const std::span<const std::string_view> list(choices.begin(), choices.size());
@@ -164,7 +165,7 @@ MapFields::MapFields(const ConfigNode& node, std::string path, std::span<const s
     for (const ConfigEntry& e : node_.entries)
       if ((e.key == "kind" || e.key == "shape" || e.key == "mode") && e.value.kind == ConfigNode::Kind::scalar)
         variant += (variant.empty() ? "" : ", ") + e.key + ": " + e.value.scalar;
-    r->mapping(path_, allowed, variant);
+    r->mapping(node_.where.file, path_, allowed, variant);
   }
   for (const ConfigEntry& e : node_.entries) {
     bool known = false;
@@ -181,7 +182,7 @@ const ConfigNode* MapFields::optional(std::string_view key) const {
 }
 
 const ConfigNode& MapFields::required(std::string_view key) const {
-  if (SchemaRecorder* r = active_schema_recorder()) r->required(path_of(key));
+  if (SchemaRecorder* r = active_schema_recorder()) r->required(node_.where.file, path_of(key));
   const ConfigNode* value = optional(key);
   if (value == nullptr) fail_at(node_, path_of(key), fmt::format("missing required key '{}'", path_of(key)));
   return *value;

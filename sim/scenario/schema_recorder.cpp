@@ -35,20 +35,32 @@ std::string schema_path(std::string_view dotted) {
   return out;
 }
 
-void SchemaRecorder::mapping(const std::string& path, std::span<const std::string_view> allowed,
-                             const std::string& variant) {
-  const std::string p = schema_path(path);
+std::string SchemaRecorder::document(const std::string& file) const {
+  if (file.empty() || scenario_files_.contains(file)) return "";
+  if (file.find("hardware") != std::string::npos) return "hardware preset";
+  const size_t slash = file.find_last_of('/');
+  std::string stem = file.substr(slash == std::string::npos ? 0 : slash + 1);
+  if (const size_t dot = stem.rfind('.'); dot != std::string::npos) stem.resize(dot);
+  return stem;
+}
+
+void SchemaRecorder::mapping(const std::string& file, const std::string& path,
+                             std::span<const std::string_view> allowed, const std::string& variant) {
+  const std::string d = document(file), p = schema_path(path);
   for (const Mapping& m : mappings_)
-    if (m.path == p && m.variant == variant) return;
-  Mapping m{p, variant, {}};
+    if (m.document == d && m.path == p && m.variant == variant) return;
+  Mapping m{d, p, variant, {}};
   for (std::string_view k : allowed) m.keys.emplace_back(k);
   mappings_.push_back(std::move(m));
 }
 
-void SchemaRecorder::required(const std::string& path) { required_.insert(schema_path(path)); }
+void SchemaRecorder::required(const std::string& file, const std::string& path) {
+  required_.insert(document(file) + "\n" + schema_path(path));
+}
 
-void SchemaRecorder::field(const std::string& path, const std::string& type, const std::string& constraint) {
-  Field& f = fields_[schema_path(path)];
+void SchemaRecorder::field(const std::string& file, const std::string& path, const std::string& type,
+                           const std::string& constraint) {
+  Field& f = fields_[document(file) + "\n" + schema_path(path)];
   f.type = type;
   if (!constraint.empty()) f.constraint = constraint;
 }
@@ -57,26 +69,29 @@ std::string SchemaRecorder::markdown() const {
   std::vector<const Mapping*> sorted;
   for (const Mapping& m : mappings_) sorted.push_back(&m);
   std::stable_sort(sorted.begin(), sorted.end(), [](const Mapping* a, const Mapping* b) {
-    return std::tie(a->path, a->variant) < std::tie(b->path, b->variant);
+    return std::tie(a->document, a->path, a->variant) < std::tie(b->document, b->path, b->variant);
   });
   std::string out;
   for (const Mapping* m : sorted) {
     const std::string title = m->path.empty() ? "(top level)" : m->path;
-    out += fmt::format("\n### `{}`{}\n\n", title, m->variant.empty() ? "" : fmt::format(" ({})", m->variant));
+    out += fmt::format("\n### {}`{}`{}\n\n", m->document.empty() ? "" : m->document + ": ", title,
+                       m->variant.empty() ? "" : fmt::format(" ({})", m->variant));
     out += "| key | value | constraint | required |\n|---|---|---|---|\n";
     for (const std::string& k : m->keys) {
       const std::string full = m->path.empty() ? k : m->path + "." + k;
-      const auto f = fields_.find(full);
+      const std::string id = m->document + "\n" + full;
+      const auto f = fields_.find(id);
       std::string type = f == fields_.end() ? "" : f->second.type;
       if (type.empty()) {  // a mapping or list below this one, or a key no shipped scenario sets
         bool below = false;
-        for (const Mapping& other : mappings_) below = below || other.path == full || other.path == full + ".N";
+        for (const Mapping& other : mappings_)
+          below = below || (other.document == m->document && (other.path == full || other.path == full + ".N"));
         type = below ? "mapping (below)" : "(not set by the shipped scenarios)";
-        for (const auto& [path, field] : fields_)
-          if (path.starts_with(full + ".N") && path.size() == full.size() + 2) type = "list of " + field.type;
+        for (const auto& [key, field] : fields_)
+          if (key == id + ".N") type = "list of " + field.type;
       }
       out += fmt::format("| `{}` | {} | {} | {} |\n", k, type, f == fields_.end() ? "" : f->second.constraint,
-                         required_.contains(full) ? "yes" : "");
+                         required_.contains(id) ? "yes" : "");
     }
   }
   return out;

@@ -18,29 +18,39 @@ namespace parallax {
 
 class SchemaRecorder {
  public:
-  // A mapping at `path` checked against `allowed`; `variant` names what selected this key set
-  // ("kind: serverless", "shape: crossbar"; empty when the mapping has no kind or shape).
-  void mapping(const std::string& path, std::span<const std::string_view> allowed, const std::string& variant);
-  void required(const std::string& path);
+  // Files whose mappings are the scenario itself; any other file read on the way (a hardware
+  // preset, the model catalog) gets sections of its own, named after the file.
+  void add_scenario_file(const std::string& file) { scenario_files_.insert(file); }
+
+  // A mapping of `file` at `path` checked against `allowed`; `variant` names what selected this
+  // key set ("kind: serverless", "shape: crossbar"; empty when the mapping has no kind or shape).
+  void mapping(const std::string& file, const std::string& path, std::span<const std::string_view> allowed,
+               const std::string& variant);
+  void required(const std::string& file, const std::string& path);
   // The value at `path` was read as `type` ("number", "byte count"), with `constraint` ("> 0",
   // "one of a, b") when there is one. A later call for the same path refines the earlier one.
-  void field(const std::string& path, const std::string& type, const std::string& constraint = {});
+  void field(const std::string& file, const std::string& path, const std::string& type,
+             const std::string& constraint = {});
 
   // Markdown: one section per mapping (and variant), a table of its keys with type, constraint,
   // required. Paths have list indices written as `N` ("workload.collectives.N.bytes").
   std::string markdown() const;
 
  private:
+  // "" for a scenario file, else "hardware preset", "model catalog", ... (the file's stem).
+  std::string document(const std::string& file) const;
+
   struct Mapping {
-    std::string path, variant;
+    std::string document, path, variant;
     std::vector<std::string> keys;  // allowed, in the loader's order
   };
   struct Field {
     std::string type, constraint;
   };
+  std::set<std::string> scenario_files_;
   std::vector<Mapping> mappings_;
-  std::map<std::string, Field> fields_;
-  std::set<std::string> required_;
+  std::map<std::string, Field> fields_;  // by document + "\n" + path
+  std::set<std::string> required_;       // the same keys
 };
 
 // The recorder of this thread, or nullptr (the normal case).

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+# File: tools/report_browser_test.py
+# Opens report.html pages in headless Chromium through chromedriver (WebDriver over HTTP, standard
+# library only) and checks what a person would see: the page loads from disk with no console
+# errors, every plot (<svg>) is laid out with a non-zero width and height, and a screenshot comes
+# out as a PNG. Pages: the quickstart (transfers), overlap end to end, colocate, multiplex and a
+# small sweep. Exit 77 (meson: skipped) when chromium or chromedriver is not installed
+# (tools/install-debian-packages.sh installs both).
+# Usage: report_browser_test.py PARALLAX_BIN SOURCE_DIR [SCREENSHOT_DIR]
+import base64
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--window-size=1200,2000"]
+
+
+def request(port, method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=120) as r:
+        return json.loads(r.read().decode() or "{}").get("value")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def make_outputs(bin_path, source, work):
+    """Runs parallax for each page; returns {name: report.html path}."""
+    pages = {}
+    for name, scenario in [("quickstart", None), ("overlap-e2e", "scenarios/overlap/end-to-end.yaml"),
+                           ("colocate", "scenarios/colocate/sgdrc-h200.yaml"),
+                           ("multiplex", "scenarios/multiplex/bursty-h200.yaml")]:
+        out = os.path.join(work, name)
+        cmd = [bin_path, "run"] + ([os.path.join(source, scenario)] if scenario else []) + ["--out", out, "--quiet"]
+        subprocess.run(cmd, check=True)
+        pages[name] = os.path.join(out, "report.html")
+    sweep = os.path.join(work, "ring-sweep.yaml")
+    with open(sweep, "w") as f:
+        f.write(f"base: {os.path.join(os.path.abspath(source), 'scenarios/bench/ring.yaml')}\n"
+                "set: {output.activities_csv: false, output.trace: false}\n"
+                "axes:\n  - cartesian: {hardware.gpus: [4, 8, 16]}\n"
+                "  - cartesian: {workload.collectives.0.bytes: [1MiB, 64MiB]}\n")
+    subprocess.run([bin_path, "sweep", sweep, "--out", os.path.join(work, "sweep"), "--quiet", "-j", "1"], check=True)
+    pages["sweep"] = os.path.join(work, "sweep", "report.html")
+    return pages
+
+
+def main():
+    bin_path, source = os.path.abspath(sys.argv[1]), sys.argv[2]
+    shots = sys.argv[3] if len(sys.argv) > 3 else None
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if not browser or not driver:
+        print("chromium or chromedriver not installed: skipping (apt-get install chromium chromium-driver)")
+        return 77
+    work = tempfile.mkdtemp(prefix="parallax_browser_")
+    port = free_port()
+    proc = subprocess.Popen([driver, f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    failures = []
+    try:
+        pages = make_outputs(bin_path, source, work)
+        for _ in range(100):  # wait for the driver to listen
+            try:
+                request(port, "GET", "/status")
+                break
+            except OSError:
+                time.sleep(0.1)
+        caps = {"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": browser,
+                                   "args": FLAGS + [f"--user-data-dir={os.path.join(work, 'profile')}"]},
+            "goog:loggingPrefs": {"browser": "ALL"}}}}
+        session = request(port, "POST", "/session", caps)["sessionId"]
+        try:
+            for name, page in pages.items():
+                request(port, "POST", f"/session/{session}/url", {"url": "file://" + page})
+                sizes = request(port, "POST", f"/session/{session}/execute/sync", {
+                    "script": "return Array.from(document.querySelectorAll('svg')).map("
+                              "s => { const r = s.getBoundingClientRect(); return [r.width, r.height]; });",
+                    "args": []})
+                logs = request(port, "POST", f"/session/{session}/se/log", {"type": "browser"}) or []
+                errors = [e["message"] for e in logs if e.get("level") == "SEVERE"]
+                png = base64.b64decode(request(port, "GET", f"/session/{session}/screenshot"))
+                if shots:
+                    os.makedirs(shots, exist_ok=True)
+                    with open(os.path.join(shots, name + ".png"), "wb") as f:
+                        f.write(png)
+                problems = []
+                if not sizes:
+                    problems.append("no plots")
+                problems += [f"plot {i} is {w}x{h}" for i, (w, h) in enumerate(sizes) if not (w > 0 and h > 0)]
+                problems += [f"console: {m}" for m in errors]
+                if not png.startswith(b"\x89PNG\r\n\x1a\n") or len(png) < 1000:
+                    problems.append("no PNG screenshot")
+                print(f"{name}: {len(sizes)} plots, sizes {[(round(w), round(h)) for w, h in sizes]}, "
+                      f"{len(png)} byte screenshot, {len(errors)} console errors")
+                failures += [f"{name}: {p}" for p in problems]
+        finally:
+            request(port, "DELETE", f"/session/{session}")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        shutil.rmtree(work, ignore_errors=True)
+    for f in failures:
+        print("FAIL", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+// File: tools/report_command.cpp
+#include "tools/report_command.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/report/report_pages.h"
+#include "sim/scenario/input_error.h"
+#include "tools/version.h"
+
+namespace parallax {
+
+namespace {
+
+std::string read_required(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path.string(), 0, 0}, "", "cannot read the file");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+nlohmann::ordered_json read_json(const std::filesystem::path& path) {
+  try {
+    return nlohmann::ordered_json::parse(read_required(path));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError({path.string(), 0, 0}, "", fmt::format("not valid JSON: {}", e.what()));
+  }
+}
+
+void add_binary_provenance(HtmlReport& page) {
+  page.provenance.insert(page.provenance.begin(),
+                         {{"parallax version", kParallaxVersion}, {"git commit", kParallaxGitCommit}});
+}
+
+}  // namespace
+
+void write_sweep_report(const std::filesystem::path& dir) {
+  const nlohmann::ordered_json sweep = read_json(dir / "sweep.json");
+  HtmlReport page = sweep_report_page(sweep, parse_csv(read_required(dir / "results.csv")));
+  const std::string source = sweep.value("source", std::string());
+  std::ifstream file(source, std::ios::binary);
+  if (!source.empty() && file) {
+    std::ostringstream text;
+    text << file.rdbuf();
+    page.scenario = {"sweep file", source, text.str()};
+  }
+  add_binary_provenance(page);
+  page.provenance.emplace_back("sweep id", sweep.value("sweep_id", std::string()));
+  page.provenance.emplace_back("base scenario", sweep.value("base", std::string()));
+  page.provenance.emplace_back("seeds", "per point: the seed column of the points table and results.csv");
+  write_html_report(dir / "report.html", page);
+}
+
+void write_validation_report(const std::filesystem::path& dir) {
+  const nlohmann::ordered_json validation = read_json(dir / "validation.json");
+  HtmlReport page = validation_report_page(validation, parse_csv(read_required(dir / "validation.csv")));
+  add_binary_provenance(page);
+  page.provenance.emplace_back("measurements", (dir / "measurements.csv").string());
+  page.provenance.emplace_back("calibration used", validation.value("calibration", std::string()));
+  page.provenance.emplace_back("split", validation.value("split", std::string()));
+  write_html_report(dir / "report.html", page);
+}
+
+CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& options) {
+  CLI::App* cmd = app.add_subcommand(
+      "report", "(Re)write DIR/report.html for a sweep folder (sweep.json) or a validated measurement folder "
+                "(validation.json); parallax run writes its own");
+  cmd->add_option("dir", options.dir, "the folder")->required();
+  return cmd;
+}
+
+int report_command(const ReportOptions& options) {
+  const std::filesystem::path dir(options.dir);
+  if (std::filesystem::exists(dir / "sweep.json")) {
+    write_sweep_report(dir);
+  } else if (std::filesystem::exists(dir / "validation.json")) {
+    write_validation_report(dir);
+  } else {
+    throw InputError({options.dir, 0, 0}, "",
+                     "neither sweep.json nor validation.json here: not a sweep folder or a validated measurement "
+                     "folder (parallax run writes its own report.html)");
+  }
+  std::printf("wrote %s\n", (dir / "report.html").c_str());
+  return 0;
+}
+
+}  // namespace parallax

@@ -1,0 +1,31 @@
+// File: tools/report_command.h
+// report.html for the folders that `parallax sweep`/`merge` and `parallax validate` write, and the
+// `parallax report DIR` command that (re)writes it for any such folder. `parallax run` writes its
+// own page (tools/run_report.h). Pages: sim/report/report_pages.h; how to read them:
+// docs/reports.md.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace parallax {
+
+// DIR/report.html from DIR/sweep.json and DIR/results.csv (and the sweep file named in sweep.json,
+// when it can still be read). Throws InputError naming the file when one is missing or malformed.
+void write_sweep_report(const std::filesystem::path& dir);
+
+// DIR/report.html from DIR/validation.json and DIR/validation.csv.
+void write_validation_report(const std::filesystem::path& dir);
+
+struct ReportOptions {
+  std::string dir;
+};
+
+// `parallax report DIR`: a sweep folder (sweep.json) or a validated measurement folder
+// (validation.json); anything else is bad input (exit 2).
+CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& options);
+int report_command(const ReportOptions& options);
+
+}  // namespace parallax

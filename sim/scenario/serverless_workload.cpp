@@ -25,7 +25,7 @@ std::vector<std::string> read_list(const ConfigNode& node, const std::string& pa
 
 void read_serverless_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,
                               Scenario& scenario) {
-  const MapFields f(workload, path, {"kind", "functions", "models", "trace", "duration_s", "policies", "reserve_GiB", "nodes"});
+  const MapFields f(workload, path, {"kind", "functions", "models", "trace", "duration_s", "policies", "reserve_GiB", "nodes", "closed_form"});
   ServerlessWorkloadSpec& s = scenario.serverless;
   s.functions = read_integer_in(f.required("functions"), f.path_of("functions"), 1, 1'000'000);
   const ConfigNode& models = f.required("models");
@@ -62,6 +62,7 @@ void read_serverless_workload(const ConfigNode& workload, const std::string& pat
           fail_at(f.required("policies").items[i], join_path(f.path_of("policies"), i),
                   fmt::format("policy '{}' runs on one node; with nodes: {} use the swap policies", s.policies[i], s.nodes));
   }
+  if (const ConfigNode* c = f.optional("closed_form")) s.closed_form = read_bool(*c, f.path_of("closed_form"));
   if (const ConfigNode* r = f.optional("reserve_GiB")) s.reserve_GiB = read_positive(*r, f.path_of("reserve_GiB"));
   if (catalog_gpu_kind(scenario.hardware.gpus.empty() ? "" : scenario.hardware.gpus[0].model) < 0)
     fail_at(workload, path, fmt::format("the model catalog has no compute times for GPU '{}'",

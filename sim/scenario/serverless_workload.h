@@ -11,6 +11,8 @@
 //     policies: [torpor, native, keepalive, naive]
 //     nodes: 1                            # optional: copies of the hardware behind a router
 //                                         # (swap policies only; serverless_cluster.h)
+//     closed_form: true                   # optional: false runs every copy and kernel on the
+//                                         # platform (swap_executor.h; slower, same results)
 //     reserve_GiB: 25                     # optional: swap policies' per-GPU model memory
 //                                         # (Torpor's MEM_LIMIT_IN_GB, which controller.hpp
 //                                         # multiplies by 1024^3)
@@ -37,6 +39,7 @@ struct ServerlessWorkloadSpec {
   std::vector<std::string> policies{"torpor"};  // sim/policies/serverless/policy_presets.h
   double reserve_GiB = 25;
   int64_t nodes = 1;
+  bool closed_form = true;        // false: every copy and kernel through the platform's solver
 };
 
 void read_serverless_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,

@@ -51,14 +51,15 @@ double RequestQueue::metric(uint32_t function) const {
 }
 
 void RequestQueue::adapt_alpha() {
+  ++resorts_;  // counted even before any history, as the reference does
+  if (resorts_ < 20) return;
   int with_history = 0, meeting = 0;
   for (const Stats& s : stats_) {
     if (s.n == 0) continue;
     ++with_history;
     meeting += static_cast<double>(s.m) >= p_ * static_cast<double>(s.n) ? 1 : 0;
   }
-  ++resorts_;  // counted even before any history, as the reference does
-  if (with_history == 0 || resorts_ < 20) return;
+  if (with_history == 0) return;
   resorts_ = 0;
   const double ratio = meeting / static_cast<double>(with_history);
   constexpr double kThreshold = 0.04;
@@ -76,20 +77,26 @@ void RequestQueue::adapt_alpha() {
 
 void RequestQueue::resort() {
   if (kind_ != QueueKind::rrc) return;
-  std::vector<std::pair<double, uint32_t>> ranked;  // (L * RRC, function)
+  // Functions with L * RRC <= 0 rank before every positive one and add nothing to the running
+  // sum, so they are high whatever alpha is: only the positive ones need sorting.
+  ranked_.clear();  // (L * RRC, function)
   double positive_sum = 0;
   for (uint32_t f = 0; f < stats_.size(); ++f) {
     if (stats_[f].n == 0) continue;
     const double count = metric(f) / (1 - p_);
-    ranked.push_back({count, f});
-    if (count > 0) positive_sum += count;
+    if (count > 0) {
+      ranked_.push_back({count, f});
+      positive_sum += count;
+    } else {
+      high_[f] = true;
+    }
   }
-  std::sort(ranked.begin(), ranked.end());  // ties by function index: deterministic
+  std::sort(ranked_.begin(), ranked_.end());  // ties by function index: deterministic
   const double threshold = alpha_ * positive_sum;
   double running = 0;
   bool over = false;
-  for (const auto& [count, f] : ranked) {
-    if (!over && count > 0) {
+  for (const auto& [count, f] : ranked_) {
+    if (!over) {
       running += count;
       over = running > threshold;
     }

@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <set>
+#include <utility>
 #include <vector>
 
 namespace parallax {
@@ -71,6 +72,7 @@ class RequestQueue {
   std::vector<uint64_t> sequence_of_;  // per request
   std::vector<Key> key_at_push_;       // per request: its key in order_
   std::set<Key> order_;
+  std::vector<std::pair<double, uint32_t>> ranked_;  // resort's scratch
   double alpha_ = 1;
   double reference_ratio_ = 0;
   int resorts_ = 0;

@@ -1,0 +1,139 @@
+// File: tools/colocate_cli_test.cpp
+// `parallax run` for the colocate kind as a user runs it: the golden summary of a short bursty mix
+// (tests/golden/colocate_small_summary.json), identical bytes for two runs (summary.json,
+// trace.json, kernels.csv), the timeline's slowdown counters and request arrows, and exit 2 with
+// file:line:col and the rule for an illegal MIG layout. After a deliberate change in behaviour
+// refresh the golden file with PARALLAX_UPDATE_GOLDEN=1 meson test -C BUILD colocate_cli, and
+// review the diff.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kBinary = std::getenv("PARALLAX_BIN") ? std::getenv("PARALLAX_BIN") : "parallax";
+const fs::path kSource = std::getenv("PARALLAX_SOURCE_DIR") ? std::getenv("PARALLAX_SOURCE_DIR") : ".";
+const std::string kSmall = "tests/data/colocate/small-bursty.yaml";
+
+struct Result {
+  int code;
+  std::string output;
+};
+
+Result run(const std::string& args) {
+  const std::string cmd = kBinary + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return {-1, "popen failed"};
+  std::string out;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fs::path temp_dir(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("parallax_colo_cli_" + std::to_string(::getpid()) + "_" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+fs::path run_small(const std::string& name) {
+  const fs::path out = temp_dir(name);
+  const Result r = run("run " + (kSource / kSmall).string() + " --quiet --out " + out.string());
+  EXPECT_EQ(r.code, 0) << r.output;
+  return out;
+}
+
+TEST(ColocateCli, GoldenSmallBurstySummary) {
+  const fs::path out = run_small("golden");
+  nlohmann::json got = nlohmann::json::parse(slurp(out / "summary.json"));
+  got.erase("git_commit");  // differs between builds
+  const fs::path golden = kSource / "tests/golden/colocate_small_summary.json";
+  if (std::getenv("PARALLAX_UPDATE_GOLDEN")) {
+    std::ofstream(golden) << got.dump(2) << "\n";
+    GTEST_SKIP() << "golden file rewritten: " << golden;
+  }
+  ASSERT_TRUE(fs::exists(golden)) << "missing " << golden;
+  EXPECT_EQ(got, nlohmann::json::parse(slurp(golden))) << "diff the run in " << out << " against " << golden;
+  // What the issue asks of every policy, whatever the numbers.
+  for (const auto& [name, p] : got["policies"].items()) {
+    for (const char* k : {"ls_slo_attainment", "ls_p99_latency_s", "be_throughput", "sm_utilisation", "hbm_utilisation"})
+      EXPECT_TRUE(p.contains(k)) << name << " has no " << k;
+    EXPECT_EQ(p["ls_requests_finished"], p["ls_requests_arrived"]) << name;
+  }
+  EXPECT_EQ(got["comparison"]["policy"], "sgdrc");
+  fs::remove_all(out);
+}
+
+TEST(ColocateCli, RunTwiceGivesIdenticalBytes) {
+  const fs::path a = run_small("det_a"), b = run_small("det_b");
+  for (const char* f : {"summary.json", "trace.json", "kernels.csv"}) {
+    ASSERT_TRUE(fs::exists(a / f)) << f;
+    EXPECT_EQ(slurp(a / f), slurp(b / f)) << f;
+  }
+  fs::remove_all(a);
+  fs::remove_all(b);
+}
+
+// The timeline shows where each kernel ran and how much slower than alone: partition args on the
+// kernel slices, slowdown counters for LS and BE, LS requests with arrows to their kernels; and
+// kernels.csv has one row per kernel with slowdown >= 1 for LS kernels under SGDRC's partitions
+// (a kernel never beats its isolated time on the whole GPU).
+TEST(ColocateCli, TimelineShowsPartitionsAndSlowdown) {
+  const fs::path out = run_small("timeline");
+  const std::string trace = slurp(out / "trace.json");
+  EXPECT_NE(trace.find("\"partition\":\"sgdrc-ls\""), std::string::npos);
+  EXPECT_NE(trace.find("\"partition\":\"sgdrc-be\""), std::string::npos);
+  EXPECT_NE(trace.find("LS kernel slowdown"), std::string::npos);
+  EXPECT_NE(trace.find("BE kernel slowdown"), std::string::npos);
+  EXPECT_NE(trace.find("LS requests"), std::string::npos);
+  std::istringstream csv(slurp(out / "kernels.csv"));
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, "id,tenant,kernel,partition,sms,start_s,end_s,solo_s,slowdown,alpha,eviction_wait_s");
+  int ls_rows = 0;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> cells;
+    std::stringstream row(line);
+    for (std::string c; std::getline(row, c, ',');) cells.push_back(c);
+    ASSERT_EQ(cells.size(), 11u) << line;
+    if (cells[1] != "ls") continue;
+    ++ls_rows;
+    EXPECT_EQ(cells[3], "sgdrc-ls") << line;
+    EXPECT_GE(std::stod(cells[8]), 0.9999) << line;
+  }
+  EXPECT_GT(ls_rows, 100);
+  fs::remove_all(out);
+}
+
+TEST(ColocateCli, IllegalMigLayoutExitsTwoWithPlaceAndRule) {
+  const Result r = run("run " + (kSource / "tests/data/colocate/bad-mig.yaml").string() + " --quiet");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("bad-mig.yaml:11:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rule 'memory slices overlap'"), std::string::npos) << r.output;
+  const Result kind = run("run " + (kSource / kSmall).string() + " --quiet --set workload.ls.arrivals.kind=bursty");
+  EXPECT_EQ(kind.code, 2) << kind.output;
+  EXPECT_NE(kind.output.find("'bursty'"), std::string::npos) << kind.output;
+}
+
+}  // namespace

@@ -28,14 +28,15 @@ bool traces_policy(const Scenario& sc, const RunOptions& options, const std::str
 }
 
 void write_policy_outputs(const Scenario& sc, const RunOptions& options, const nlohmann::ordered_json& summary,
-                          const ActivityLog* trace_log, const std::vector<ExtraOutputFile>& extra) {
+                          const ActivityLog* trace_log, const std::vector<ExtraOutputFile>& extra,
+                          const TraceAnnotations& annotations) {
   if (options.out_dir.empty()) return;
   const std::filesystem::path dir(options.out_dir);
   std::filesystem::create_directories(dir);
   std::filesystem::remove(dir / "summary.json");
   std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
   if (sc.output.trace && trace_log != nullptr) {
-    const ChromeTraceStats st = write_chrome_trace_file(dir / "trace.json", *trace_log);
+    const ChromeTraceStats st = write_chrome_trace_file(dir / "trace.json", *trace_log, {}, annotations);
     if (st.truncated)
       std::fprintf(stderr, "note: trace.json holds the first %zu of %zu activities\n", st.records_written,
                    st.records_total);

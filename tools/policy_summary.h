@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/platform/activity_record.h"
+#include "sim/report/trace_annotations.h"
 #include "sim/scenario/scenario.h"
 #include "tools/run_command.h"
 
@@ -31,10 +32,11 @@ struct ExtraOutputFile {
 };
 
 // Does nothing without --out. Otherwise: create the directory, remove summary.json and
-// report.html, write trace.json from `trace_log` when the scenario asks for a trace (a run without
-// kernels passes nullptr), then every extra file, then summary.json; prints "outputs: DIR" unless
-// quiet.
+// report.html, write trace.json from `trace_log` and `annotations` (counters, requests) when the
+// scenario asks for a trace (a run without kernels passes nullptr), then every extra file, then
+// summary.json; prints "outputs: DIR" unless quiet.
 void write_policy_outputs(const Scenario& sc, const RunOptions& options, const nlohmann::ordered_json& summary,
-                          const ActivityLog* trace_log, const std::vector<ExtraOutputFile>& extra = {});
+                          const ActivityLog* trace_log, const std::vector<ExtraOutputFile>& extra = {},
+                          const TraceAnnotations& annotations = {});
 
 }  // namespace parallax

@@ -15,6 +15,7 @@
 #include "sim/report/run_summary.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/workload/transfer_replay.h"
+#include "tools/run_cluster_packing.h"
 #include "tools/run_colocate.h"
 #include "tools/run_multiplex.h"
 #include "tools/run_overlap.h"
@@ -64,8 +65,10 @@ int run_command(const RunOptions& options) {
   if (options.seed) sc.seed = *options.seed;
   if (sc.workload_kind == "overlap") return run_overlap(sc, options);
   if (sc.workload_kind == "serverless") return run_serverless(sc, options);
-  if (sc.workload_kind == "colocate" || sc.workload_kind == "multiplex") {
-    const int rc = sc.workload_kind == "colocate" ? run_colocate(sc, options) : run_multiplex(sc, options);
+  if (sc.workload_kind == "colocate" || sc.workload_kind == "multiplex" || sc.workload_kind == "cluster_packing") {
+    const int rc = sc.workload_kind == "colocate"    ? run_colocate(sc, options)
+                   : sc.workload_kind == "multiplex" ? run_multiplex(sc, options)
+                                                     : run_cluster_packing(sc, options);
     if (rc == 0) write_run_report(sc, options);  // after their summary.json
     return rc;
   }

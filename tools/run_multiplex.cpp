@@ -54,6 +54,29 @@ nlohmann::ordered_json to_json(const ServiceMetrics& s) {
   return j;
 }
 
+// Two counters per service in the traced policy's GPU process: its SMs and its HBM share (%) over
+// time. Static policies hold their nominal share for the whole run; elastic starts (and ends) with
+// every service idle at its floor and changes at every resize.
+TraceAnnotations share_counters(const std::vector<ServiceModel>& services, const MultiplexPolicy& policy,
+                                const std::vector<ShareChange>& changes, const MultiplexGpu& gpu) {
+  TraceAnnotations notes;
+  const bool elastic = dynamic_cast<const ElasticMultiplex*>(&policy) != nullptr;
+  const std::string node = fmt::format("gpu{}", gpu.gpu);
+  for (size_t i = 0; i < services.size(); ++i) {
+    const ServiceShare start = elastic ? policy.share(static_cast<int>(i)) : policy.nominal_share(static_cast<int>(i));
+    const int sms = start.sms > 0 ? start.sms : gpu.rates.sms;  // 0 = the whole GPU
+    notes.counters.push_back({node, services[i].name + " share", "SMs", {{Time::zero(), static_cast<double>(sms)}}});
+    notes.counters.push_back(
+        {node, services[i].name + " HBM share", "%", {{Time::zero(), 100 * start.bandwidth_share}}});
+  }
+  for (const ShareChange& c : changes) {
+    const size_t k = 2 * static_cast<size_t>(c.service);
+    notes.counters[k].samples.push_back({c.at, static_cast<double>(c.sms)});
+    notes.counters[k + 1].samples.push_back({c.at, 100 * c.bandwidth_share});
+  }
+  return notes;
+}
+
 }  // namespace
 
 int run_multiplex(const Scenario& sc, const RunOptions& options) {
@@ -89,6 +112,7 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
   nlohmann::ordered_json& policies = summary["policies"];
   ActivityLog trace_log;
   std::vector<ShareChange> trace_shares;
+  TraceAnnotations trace_notes;
   if (!options.quiet)
     std::printf("%-10s %-16s %9s %8s %7s %9s %9s %6s %6s\n", "policy", "service", "thr req/s", "SLO %", "fill",
                 "p50 ms", "p99 ms", "SM %", "HBM %");
@@ -131,6 +155,7 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
       p["share_changes"] = el->changes().size();
       if (traced) trace_shares = el->changes();
     }
+    if (traced) trace_notes = share_counters(services, *policy, trace_shares, mgpu);
     nlohmann::ordered_json& per = p["services"];
     for (size_t i = 0; i < services.size(); ++i) per[services[i].name] = to_json(m.services[i]);
     policies[name] = p;
@@ -150,7 +175,7 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
                          c.bandwidth_share);
     extra.push_back({"shares.csv", csv});
   }
-  write_policy_outputs(sc, options, summary, &trace_log, extra);
+  write_policy_outputs(sc, options, summary, &trace_log, extra, trace_notes);
   return 0;
 }
 

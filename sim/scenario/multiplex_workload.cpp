@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "sim/scenario/config_fields.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/gpu_partitioning_reader.h"
@@ -15,11 +17,24 @@ namespace parallax {
 
 namespace {
 
-ArrivalProcessSpec read_arrivals(const ConfigNode& node, const std::string& path) {
+ArrivalProcessSpec read_arrivals(const ConfigNode& node, const std::string& path, const WorkloadContext& context) {
   const MapFields f(node, path,
-                    {"kind", "rate_per_s", "cv", "rate_on_per_s", "rate_off_per_s", "mean_on_s", "mean_off_s"});
+                    {"kind", "rate_per_s", "cv", "rate_on_per_s", "rate_off_per_s", "mean_on_s", "mean_off_s", "path"});
   ArrivalProcessSpec a;
-  a.kind = read_choice(f.required("kind"), f.path_of("kind"), {"poisson", "gamma", "mmpp", "deterministic"});
+  a.kind = read_choice(f.required("kind"), f.path_of("kind"), {"poisson", "gamma", "mmpp", "deterministic", "azure_llm"});
+  if (a.kind == "azure_llm") {  // the file's rows are read (and checked) when the run starts
+    const ConfigNode& p = f.required("path");
+    const std::string written = read_string(p, f.path_of("path"));
+    std::filesystem::path resolved(written);
+    if (resolved.is_relative()) resolved = (context.base_dir / resolved).lexically_normal();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(resolved, ec))
+      fail_at(p, f.path_of("path"),
+              fmt::format("'{}': cannot open '{}' (resolved to '{}')", f.path_of("path"), written, resolved.string()));
+    a.path = resolved.string();
+  } else if (f.optional("path") != nullptr) {
+    fail_at(*f.optional("path"), f.path_of("path"), fmt::format("'{}' is only for kind azure_llm", f.path_of("path")));
+  }
   // The ranges of make_arrival_process (arrival_process.h), checked here with their place.
   const auto num = [&](std::string_view k, double& out, bool required, bool zero_ok) {
     const ConfigNode* n = required ? &f.required(k) : f.optional(k);
@@ -35,7 +50,7 @@ ArrivalProcessSpec read_arrivals(const ConfigNode& node, const std::string& path
   return a;
 }
 
-MultiplexServiceSpec read_service(const ConfigNode& node, const std::string& path) {
+MultiplexServiceSpec read_service(const ConfigNode& node, const std::string& path, const WorkloadContext& context) {
   const MapFields f(node, path, {"name", "model", "max_batch", "timeout_ms", "slo_ms", "arrivals"});
   MultiplexServiceSpec s;
   const ConfigNode& model = f.required("model");
@@ -49,13 +64,13 @@ MultiplexServiceSpec read_service(const ConfigNode& node, const std::string& pat
   s.max_batch = static_cast<int>(read_integer_in(f.required("max_batch"), f.path_of("max_batch"), 1, 1024));
   s.timeout_s = read_non_negative(f.required("timeout_ms"), f.path_of("timeout_ms")) * 1e-3;
   s.slo_s = read_positive(f.required("slo_ms"), f.path_of("slo_ms")) * 1e-3;
-  s.arrivals = read_arrivals(f.required("arrivals"), f.path_of("arrivals"));
+  s.arrivals = read_arrivals(f.required("arrivals"), f.path_of("arrivals"), context);
   return s;
 }
 
 }  // namespace
 
-void read_multiplex_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext&,
+void read_multiplex_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,
                              Scenario& scenario) {
   const MapFields f(workload, path, {"kind", "duration_s", "services", "policies", "trace_policy"});
   MultiplexWorkloadSpec& w = scenario.multiplex;
@@ -65,7 +80,7 @@ void read_multiplex_workload(const ConfigNode& workload, const std::string& path
   if (services.kind != ConfigNode::Kind::sequence || services.items.empty())
     fail_at(services, services_path, fmt::format("'{}' must be a non-empty list of services", services_path));
   for (size_t i = 0; i < services.items.size(); ++i) {
-    w.services.push_back(read_service(services.items[i], join_path(services_path, i)));
+    w.services.push_back(read_service(services.items[i], join_path(services_path, i), context));
     for (size_t j = 0; j < i; ++j)
       if (w.services[j].name == w.services[i].name)
         fail_at(services.items[i], join_path(services_path, i),

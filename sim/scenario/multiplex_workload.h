@@ -14,7 +14,10 @@
 //     policies: [timeslice, mps, mig, elastic]
 //     trace_policy: elastic              # optional: the policy whose kernels go to trace.json
 //
-// `arrivals` takes sim/workload/arrival_process.h's kinds: poisson, gamma (cv), mmpp, deterministic.
+// `arrivals` takes sim/workload/arrival_process.h's kinds: poisson, gamma (cv), mmpp, deterministic,
+// and azure_llm: {kind: azure_llm, path: TRACE.csv, rate_per_s: R}, an Azure LLM inference trace
+// (path relative to the scenario file) replayed with its time axis scaled to mean rate R
+// (sim/workload/scaled_trace_process.h).
 #pragma once
 
 #include <string>

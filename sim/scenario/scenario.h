@@ -10,6 +10,7 @@
 
 #include "sim/engine/sim_time.h"
 #include "sim/platform/hardware_spec.h"
+#include "sim/scenario/cluster_packing_workload.h"
 #include "sim/scenario/colocate_workload.h"
 #include "sim/scenario/multiplex_workload.h"
 #include "sim/scenario/overlap_workload.h"
@@ -36,7 +37,6 @@ struct CollectiveSpec {
 };
 
 // workload.kind == "transfers": inline transfers, transfers from a CSV file, and collectives.
-struct TransferWorkloadSpec {
 // Where a run of rows of a transfer CSV starts, and its earliest start time: what the replay needs
 // to read the file a chunk at a time in start order (sim/scenario/transfer_csv.h).
 struct TransferCsvChunk {
@@ -46,6 +46,7 @@ struct TransferCsvChunk {
   Time min_start;
 };
 
+struct TransferWorkloadSpec {
   std::vector<TransferSpec> transfers;  // the inline ones, in file order
   std::string transfers_csv;            // path as resolved (relative to the scenario file); "" if none
   size_t csv_rows = 0;                  // its rows: checked at load, read again as the replay needs them
@@ -70,6 +71,7 @@ struct Scenario {
   ServerlessWorkloadSpec serverless;  // workload_kind == "serverless"
   ColocateWorkloadSpec colocate;  // workload_kind == "colocate"
   MultiplexWorkloadSpec multiplex;  // workload_kind == "multiplex"
+  ClusterPackingWorkloadSpec cluster_packing;  // workload_kind == "cluster_packing"
   OutputSpec output;
 };
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "sim/scenario/cluster_packing_workload.h"
 #include "sim/scenario/colocate_workload.h"
 #include "sim/scenario/config_fields.h"
 #include "sim/scenario/did_you_mean.h"
@@ -23,12 +24,13 @@ struct WorkloadKind {
   void (*read)(const ConfigNode&, const std::string&, const WorkloadContext&, Scenario&);
 };
 
-constexpr std::array<WorkloadKind, 5> kKinds{{
+constexpr std::array<WorkloadKind, 6> kKinds{{
     {"transfers", read_transfer_workload},
     {"overlap", read_overlap_workload},
     {"serverless", read_serverless_workload},
     {"colocate", read_colocate_workload},
     {"multiplex", read_multiplex_workload},
+    {"cluster_packing", read_cluster_packing_workload},
 }};
 
 }  // namespace

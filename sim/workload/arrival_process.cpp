@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/workload/scaled_trace_process.h"
+
 namespace parallax {
 
 namespace {
@@ -97,8 +99,9 @@ std::unique_ptr<ArrivalProcess> make_arrival_process(const ArrivalProcessSpec& s
                                               spec.mean_off_s, rng, start);
   }
   if (spec.kind == "deterministic") return std::make_unique<DeterministicProcess>(spec.rate_per_s, start);
-  throw std::invalid_argument(
-      fmt::format("unknown arrival process '{}' (expected poisson, gamma, mmpp or deterministic)", spec.kind));
+  if (spec.kind == "azure_llm") return make_azure_llm_process(spec.path, spec.rate_per_s, start);
+  throw std::invalid_argument(fmt::format(
+      "unknown arrival process '{}' (expected poisson, gamma, mmpp, deterministic or azure_llm)", spec.kind));
 }
 
 std::vector<Time> arrivals_until(ArrivalProcess& process, Time end) {

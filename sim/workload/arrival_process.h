@@ -90,7 +90,8 @@ class DeterministicProcess final : public ArrivalProcess {
 };
 
 // A process described by plain values, as a scenario file gives it. kind is one of "poisson",
-// "gamma", "mmpp", "deterministic"; unused fields are ignored.
+// "gamma", "mmpp", "deterministic", "azure_llm" (an Azure LLM trace file scaled to rate_per_s:
+// scaled_trace_process.h); unused fields are ignored.
 struct ArrivalProcessSpec {
   std::string kind = "poisson";
   double rate_per_s = 0;        // poisson, gamma, deterministic
@@ -99,10 +100,12 @@ struct ArrivalProcessSpec {
   double rate_off_per_s = 0;    // mmpp
   double mean_on_s = 0;         // mmpp
   double mean_off_s = 0;        // mmpp
+  std::string path;             // azure_llm: the trace file
 };
 
 // Throws std::invalid_argument naming the parameter when the kind is unknown or a value is out of
 // range (rates > 0, cv > 0, sojourn means > 0, rate_off >= 0); the scenario layer adds the place.
+// azure_llm reads its file here: InputError with file:line for a bad row.
 std::unique_ptr<ArrivalProcess> make_arrival_process(const ArrivalProcessSpec& spec, RandomStream& rng,
                                                      Time start = Time::zero());
 

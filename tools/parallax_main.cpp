@@ -100,14 +100,14 @@ int main(int argc, char** argv) {
   CLI::App* sweep_cmd = parallax::add_sweep_subcommand(app, sweep);
   parallax::MergeOptions merge;
   CLI::App* merge_cmd = parallax::add_merge_subcommand(app, merge);
-  parallax::ReportOptions report;
-  CLI::App* report_cmd = parallax::add_report_subcommand(app, report);
-  parallax::ReferenceCommands reference;
-  parallax::add_reference_subcommands(app, reference);
   parallax::FitOptions fit;
   CLI::App* fit_cmd = parallax::add_fit_subcommand(app, fit);
   parallax::ValidateOptions validate;
   CLI::App* validate_cmd = parallax::add_validate_subcommand(app, validate);
+  parallax::ReportOptions report;
+  CLI::App* report_cmd = parallax::add_report_subcommand(app, report);
+  parallax::ReferenceCommands reference;
+  parallax::add_reference_subcommands(app, reference);
 
   parallax::hw::HwOptions hw;
   CLI::App* hw_cmd = parallax::hw::add_hw_subcommand(app, hw);
@@ -121,10 +121,10 @@ int main(int argc, char** argv) {
   if (run_cmd->parsed()) return guarded([&] { return parallax::run_command(run); });
   if (sweep_cmd->parsed()) return guarded([&] { return parallax::sweep_command(sweep); });
   if (merge_cmd->parsed()) return guarded([&] { return parallax::merge_command(merge); });
-  if (report_cmd->parsed()) return guarded([&] { return parallax::report_command(report); });
-  if (const int rc = guarded([&] { return parallax::reference_command(app, reference); }); rc >= 0) return rc;
   if (fit_cmd->parsed()) return guarded([&] { return parallax::fit_command(fit); });
   if (validate_cmd->parsed()) return guarded([&] { return parallax::validate_command(validate); });
+  if (report_cmd->parsed()) return guarded([&] { return parallax::report_command(report); });
+  if (const int rc = guarded([&] { return parallax::reference_command(app, reference); }); rc >= 0) return rc;
   if (hw_cmd->parsed()) return guarded([&] { return parallax::hw::hw_command(hw); });
   if (predict_coll->parsed()) return guarded([&] { return parallax::predict_collective_command(pc); });
   if (predict_ovl->parsed()) return guarded([&] { return parallax::predict_overlap_command(po); });

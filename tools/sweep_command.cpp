@@ -26,7 +26,6 @@
 #include "sim/sweep/sweep_shard.h"
 #include "sim/sweep/sweep_spec.h"
 #include "tools/report_command.h"
-#include "tools/report_command.h"
 #include "tools/run_command.h"
 
 namespace parallax {
@@ -257,7 +256,6 @@ int sweep_command(const SweepOptions& options) {
       report = run_sweep_points(todo, jobs, runner, dir, progress);
     }
     dir.finalize();
-  write_sweep_report(out);  // DIR/report.html from sweep.json and results.csv (tools/report_command.h)
     write_sweep_report(out);  // DIR/report.html from sweep.json and results.csv (tools/report_command.h)
 
     bool bad_input = false;
@@ -280,7 +278,6 @@ int sweep_command(const SweepOptions& options) {
 int merge_command(const MergeOptions& options) {
   std::vector<std::filesystem::path> inputs(options.inputs.begin(), options.inputs.end());
   const MergeReport r = merge_sweep_outputs(inputs, options.out_dir);
-  write_sweep_report(options.out_dir);
   write_sweep_report(options.out_dir);
   std::printf("merged %zu of %zu points from %zu folders into %s", r.merged, r.points_total, inputs.size(),
               options.out_dir.c_str());

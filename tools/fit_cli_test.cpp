@@ -12,28 +12,15 @@
 #include <sstream>
 #include <string>
 
+#include "tests/support/cli_harness.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int rc = -1;
-  std::string out;
-};
+using namespace parallax::cli_test;
 
-Result run(const std::string& args) {
-  const std::string cmd = std::string(std::getenv("PARALLAX_BIN")) + " " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-std::string source(const std::string& rel) { return std::string(std::getenv("PARALLAX_SOURCE_DIR")) + "/" + rel; }
+std::string source(const std::string& rel) { return (kSource / rel).string(); }
 
 fs::path scratch(const std::string& name) {
   const fs::path d = fs::temp_directory_path() / ("parallax-fit-cli-" + std::to_string(getpid())) / name;
@@ -41,31 +28,25 @@ fs::path scratch(const std::string& name) {
   return d;
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 TEST(FitCli, NcclTestsFitThenPredictReproducesTheLog) {
   const fs::path cal = scratch("nccl") / "k80.yaml";
   const Result fit = run("fit --nccl-tests " + source("tests/data/nccl-tests/k80x4-all_reduce_perf-old.log") +
                          " --hardware dgx-h100 --out " + cal.string());
-  ASSERT_EQ(fit.rc, 0) << fit.out;
+  ASSERT_EQ(fit.code, 0) << fit.output;
   EXPECT_NE(slurp(cal).find("op: all_reduce"), std::string::npos);
   // The log's 1 GiB row: 631353 us out of place.
   const Result p = run("predict collective --hardware dgx-h100 --op all_reduce --gpus 4 --bytes 1073741824 --calibration " +
                        cal.string());
-  ASSERT_EQ(p.rc, 0) << p.out;
-  const auto j = nlohmann::json::parse(p.out);
+  ASSERT_EQ(p.code, 0) << p.output;
+  const auto j = nlohmann::json::parse(p.output);
   EXPECT_EQ(j["algo"], "calibrated_ring");
   EXPECT_NEAR(j["time_s"].get<double>(), 0.631353, 0.631353 * 0.01);
   // No fit for 8 GPUs in that file: exit 2 naming what it has.
   const Result missing = run("predict collective --hardware dgx-h100 --op all_reduce --gpus 8 --bytes 1GiB --calibration " +
                              cal.string());
-  EXPECT_EQ(missing.rc, 2);
-  EXPECT_NE(missing.out.find("all_reduce x4"), std::string::npos) << missing.out;
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.output.find("all_reduce x4"), std::string::npos) << missing.output;
 }
 
 TEST(FitCli, MalformedLogRowExitsTwoWithFileAndLine) {
@@ -75,8 +56,8 @@ TEST(FitCli, MalformedLogRowExitsTwoWithFileAndLine) {
                      << "   2048  512 float sum -1 oops 0.04 0.07 0 28.2 0.04 0.07 0\n";
   const Result r = run("fit --nccl-tests " + log.string() + " --hardware dgx-h100 --gpus 8 --out " +
                        (log.parent_path() / "c.yaml").string());
-  EXPECT_EQ(r.rc, 2);
-  EXPECT_NE(r.out.find(log.string() + ":3: time 'oops'"), std::string::npos) << r.out;
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find(log.string() + ":3: time 'oops'"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(log.parent_path() / "c.yaml"));
 }
 
@@ -85,10 +66,10 @@ TEST(FitCli, ValidateWritesTableCsvAndJson) {
   fs::copy_file(source("tests/fuzz/corpus/measurement_csv/every-family.csv"), dir / "measurements.csv",
                 fs::copy_options::overwrite_existing);
   const Result fit = run("fit " + dir.string() + " --out " + (dir / "cal.yaml").string());
-  ASSERT_EQ(fit.rc, 0) << fit.out;
+  ASSERT_EQ(fit.code, 0) << fit.output;
   const Result v = run("validate " + dir.string());
-  ASSERT_EQ(v.rc, 0) << v.out;
-  EXPECT_NE(v.out.find("gemm"), std::string::npos);
+  ASSERT_EQ(v.code, 0) << v.output;
+  EXPECT_NE(v.output.find("gemm"), std::string::npos);
   const auto j = nlohmann::json::parse(slurp(dir / "validation.json"));
   EXPECT_EQ(j["families"].size(), 9u);  // one row of every family
   const std::string csv = slurp(dir / "validation.csv");
@@ -96,8 +77,8 @@ TEST(FitCli, ValidateWritesTableCsvAndJson) {
   // A bad measurement row: exit 2, file:line.
   std::ofstream(dir / "measurements.csv", std::ios::app) << "gemm,x,dtype=bf16;m=1,1e-3,s,1,0,NVIDIA H200,132,,,,,,\n";
   const Result bad = run("validate " + dir.string());
-  EXPECT_EQ(bad.rc, 2);
-  EXPECT_NE(bad.out.find("measurements.csv:12: gemm row lacks config key 'n'"), std::string::npos) << bad.out;
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.output.find("measurements.csv:12: gemm row lacks config key 'n'"), std::string::npos) << bad.output;
 }
 
 }  // namespace

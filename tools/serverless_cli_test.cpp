@@ -21,49 +21,23 @@
 #include <sstream>
 #include <string>
 
+#include "tests/support/cli_harness.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kBinary = std::getenv("PARALLAX_BIN") ? std::getenv("PARALLAX_BIN") : "parallax";
-const fs::path kSource = std::getenv("PARALLAX_SOURCE_DIR") ? std::getenv("PARALLAX_SOURCE_DIR") : ".";
+using namespace parallax::cli_test;
 
-struct Result {
-  int code;
-  std::string output;  // stdout and stderr together
-};
-
-Result parallax(const std::string& args) {
-  FILE* p = popen((kBinary + " " + args + " 2>&1").c_str(), "r");
-  if (!p) return {-1, "popen failed"};
-  std::string out;
-  std::array<char, 4096> buf;
-  for (size_t n; (n = fread(buf.data(), 1, buf.size(), p)) > 0;) out.append(buf.data(), n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-fs::path fresh_dir(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("parallax_serverless_cli_" + std::to_string(::getpid()) + "_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path fresh_dir(const std::string& name) { return fresh_temp_dir("parallax_serverless_cli", name); }
 
 std::string scenario(const std::string& name) { return (kSource / "scenarios/serverless" / name).string(); }
 
 TEST(ServerlessCli, GoldenSmallSummary) {
   const fs::path out = fresh_dir("golden");
-  const Result r = parallax("run --quiet " + scenario("small.yaml") + " --out " + out.string());
+  const Result r = run("run --quiet " + scenario("small.yaml") + " --out " + out.string());
   ASSERT_EQ(r.code, 0) << r.output;
-  nlohmann::json got = nlohmann::json::parse(read_all(out / "summary.json"));
+  nlohmann::json got = nlohmann::json::parse(slurp(out / "summary.json"));
   got.erase("parallax_version");
   const fs::path golden = kSource / "tests/golden/serverless_small_summary.json";
   if (std::getenv("PARALLAX_UPDATE_GOLDEN")) {
@@ -71,7 +45,7 @@ TEST(ServerlessCli, GoldenSmallSummary) {
     GTEST_SKIP() << "golden file rewritten: " << golden;
   }
   ASSERT_TRUE(fs::exists(golden)) << "missing " << golden;
-  EXPECT_EQ(got, nlohmann::json::parse(read_all(golden))) << "diff the run in " << out << " against " << golden;
+  EXPECT_EQ(got, nlohmann::json::parse(slurp(golden))) << "diff the run in " << out << " against " << golden;
   // The keys docs/serverless.md promises, per policy.
   for (const char* policy : {"torpor", "native", "naive"})
     for (const char* key : {"functions", "slo_attainment", "p99_latency_s", "gpus_used", "swaps_pcie", "swaps_nvlink",
@@ -85,11 +59,11 @@ class SameSeed : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SameSeed, IdenticalBytes) {
   const fs::path a = fresh_dir("det_a"), b = fresh_dir("det_b");
-  ASSERT_EQ(parallax("run --quiet " + scenario(GetParam()) + " --out " + a.string()).code, 0);
-  ASSERT_EQ(parallax("run --quiet " + scenario(GetParam()) + " --out " + b.string()).code, 0);
+  ASSERT_EQ(run("run --quiet " + scenario(GetParam()) + " --out " + a.string()).code, 0);
+  ASSERT_EQ(run("run --quiet " + scenario(GetParam()) + " --out " + b.string()).code, 0);
   for (const char* file : {"summary.json", "function_latency.csv", "trace.json"}) {
     ASSERT_TRUE(fs::exists(a / file)) << file;
-    EXPECT_EQ(read_all(a / file), read_all(b / file)) << file;
+    EXPECT_EQ(slurp(a / file), slurp(b / file)) << file;
   }
   fs::remove_all(a);
   fs::remove_all(b);
@@ -99,9 +73,9 @@ INSTANTIATE_TEST_SUITE_P(Serverless, SameSeed, ::testing::Values("small.yaml", "
 
 TEST(ServerlessCli, TraceHasLoadsKernelsAndMemoryPerGpu) {
   const fs::path out = fresh_dir("trace");
-  ASSERT_EQ(parallax("run --quiet " + scenario("small-2nodes.yaml") + " --out " + out.string()).code, 0);
-  const nlohmann::json t = nlohmann::json::parse(read_all(out / "trace.json"));
-  const nlohmann::json s = nlohmann::json::parse(read_all(out / "summary.json"));
+  ASSERT_EQ(run("run --quiet " + scenario("small-2nodes.yaml") + " --out " + out.string()).code, 0);
+  const nlohmann::json t = nlohmann::json::parse(slurp(out / "trace.json"));
+  const nlohmann::json s = nlohmann::json::parse(slurp(out / "summary.json"));
   size_t loads = 0, runs = 0, memory = 0;
   std::set<std::string> gpus;
   for (const auto& e : t["traceEvents"]) {
@@ -129,7 +103,7 @@ TEST(ServerlessCli, MalformedAzureRowExitsTwoWithFileAndLine) {
                                        << "o2,a2,f2,http,4,x5,6\n";
   std::ofstream(d / "bad.yaml") << "name: bad\nhardware: v100x4-gn6e\nworkload:\n  kind: serverless\n  functions: 2\n"
                                 << "  models: [resnet50]\n  trace: {format: azure2019, path: invocations.csv}\n";
-  const Result r = parallax("run --quiet " + (d / "bad.yaml").string());
+  const Result r = run("run --quiet " + (d / "bad.yaml").string());
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("invocations.csv:3"), std::string::npos) << r.output;
   fs::remove_all(d);
@@ -141,7 +115,7 @@ TEST(ServerlessCli, SeveralNodesRefuseSingleNodeBaselines) {
                               << "  models: [resnet50]\n  trace: {format: torpor, path: "
                               << (kSource / "traces/torpor/samples_derived.csv").string() << "}\n"
                               << "  policies: [torpor, native]\n  nodes: 2\n";
-  const Result r = parallax("run --quiet " + (d / "n.yaml").string());
+  const Result r = run("run --quiet " + (d / "n.yaml").string());
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("n.yaml:8"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("native"), std::string::npos) << r.output;

@@ -18,44 +18,17 @@
 #include <sstream>
 #include <string>
 
+#include "tests/support/cli_harness.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kBinary = std::getenv("PARALLAX_BIN") ? std::getenv("PARALLAX_BIN") : "parallax";
-const fs::path kSource = std::getenv("PARALLAX_SOURCE_DIR") ? std::getenv("PARALLAX_SOURCE_DIR") : ".";
 const std::string kSmall = "tests/data/colocate/small-bursty.yaml";
 
-struct Result {
-  int code;
-  std::string output;
-};
+using namespace parallax::cli_test;
 
-Result run(const std::string& args) {
-  const std::string cmd = kBinary + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return {-1, "popen failed"};
-  std::string out;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-fs::path temp_dir(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("parallax_colo_cli_" + std::to_string(::getpid()) + "_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path temp_dir(const std::string& name) { return fresh_temp_dir("parallax_colo_cli", name); }
 
 fs::path run_small(const std::string& name) {
   const fs::path out = temp_dir(name);
@@ -134,6 +107,24 @@ TEST(ColocateCli, IllegalMigLayoutExitsTwoWithPlaceAndRule) {
   const Result kind = run("run " + (kSource / kSmall).string() + " --quiet --set workload.ls.arrivals.kind=bursty");
   EXPECT_EQ(kind.code, 2) << kind.output;
   EXPECT_NE(kind.output.find("'bursty'"), std::string::npos) << kind.output;
+}
+
+TEST(ColocateCli, LsArrivalsFromTheAzureLlmTrace) {
+  const fs::path out = temp_dir("azure_llm");
+  const Result r = run("run " + (kSource / "tests/data/colocate/azure-llm.yaml").string() + " --quiet --out " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  const nlohmann::json s = nlohmann::json::parse(slurp(out / "summary.json"));
+  EXPECT_EQ(s["ls_arrivals_kind"], "azure_llm");
+  // 0.2 s of the trace scaled to 3,000 requests/s: about 600 arrivals, burstier than Poisson.
+  const double arrived = s["policies"]["sgdrc"]["ls_requests_arrived"].get<double>();
+  EXPECT_GT(arrived, 300);
+  EXPECT_LT(arrived, 900);
+  EXPECT_EQ(arrived, s["policies"]["ls_alone"]["ls_requests_arrived"].get<double>());
+  const Result missing = run("run " + (kSource / "tests/data/colocate/azure-llm.yaml").string() +
+                             " --quiet --set workload.ls.arrivals.path=no-such-trace.csv");
+  EXPECT_EQ(missing.code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("workload.ls.arrivals.path"), std::string::npos) << missing.output;
+  fs::remove_all(out);
 }
 
 }  // namespace

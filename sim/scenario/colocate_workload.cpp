@@ -5,6 +5,7 @@
 
 #include "sim/platform/green_context_groups.h"
 #include "sim/platform/mig_layout.h"
+#include "sim/scenario/arrival_spec_reader.h"
 #include "sim/scenario/config_fields.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/gpu_partitioning_reader.h"
@@ -25,27 +26,6 @@ std::string read_model(const MapFields& f) {
   return name;
 }
 
-// The LS service's `arrivals:` mapping (the kinds of sim/workload/arrival_process.h), its ranges
-// checked here so that an error has its place.
-ArrivalProcessSpec read_arrival_process_spec(const ConfigNode& node, const std::string& path) {
-  const MapFields f(node, path,
-                    {"kind", "rate_per_s", "cv", "rate_on_per_s", "rate_off_per_s", "mean_on_s", "mean_off_s"});
-  ArrivalProcessSpec a;
-  a.kind = read_choice(f.required("kind"), f.path_of("kind"), {"poisson", "gamma", "mmpp", "deterministic"});
-  const auto num = [&](std::string_view k, double& out, bool required, bool zero_ok) {
-    const ConfigNode* n = required ? &f.required(k) : f.optional(k);
-    if (n != nullptr) out = zero_ok ? read_non_negative(*n, f.path_of(k)) : read_positive(*n, f.path_of(k));
-  };
-  const bool mmpp = a.kind == "mmpp";
-  num("rate_per_s", a.rate_per_s, !mmpp, false);
-  num("cv", a.cv, a.kind == "gamma", false);
-  num("rate_on_per_s", a.rate_on_per_s, mmpp, false);
-  num("rate_off_per_s", a.rate_off_per_s, false, true);
-  num("mean_on_s", a.mean_on_s, mmpp, false);
-  num("mean_off_s", a.mean_off_s, mmpp, false);
-  return a;
-}
-
 void read_mig_instance(const ConfigNode& node, const std::string& path, std::string& profile, int& start) {
   const MapFields f(node, path, {"profile", "start"});
   profile = read_string(f.required("profile"), f.path_of("profile"));
@@ -54,7 +34,7 @@ void read_mig_instance(const ConfigNode& node, const std::string& path, std::str
 
 }  // namespace
 
-void read_colocate_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext&,
+void read_colocate_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,
                             Scenario& scenario) {
   const MapFields f(workload, path,
                     {"kind", "ls", "be", "duration_s", "policies", "slo_target", "sgdrc_eviction", "bw_per_sm_GBps",
@@ -63,7 +43,7 @@ void read_colocate_workload(const ConfigNode& workload, const std::string& path,
   const MapFields ls(f.required("ls"), f.path_of("ls"), {"model", "batch", "arrivals", "slo_ms"});
   c.ls_model = read_model(ls);
   c.ls_batch = static_cast<int>(read_integer_in(ls.required("batch"), ls.path_of("batch"), 1, 4096));
-  c.ls_arrivals = read_arrival_process_spec(ls.required("arrivals"), ls.path_of("arrivals"));
+  c.ls_arrivals = read_arrival_process_spec(ls.required("arrivals"), ls.path_of("arrivals"), context);
   c.ls_slo_s = read_positive(ls.required("slo_ms"), ls.path_of("slo_ms")) * 1e-3;
   const MapFields be(f.required("be"), f.path_of("be"), {"model", "batch"});
   c.be_model = read_model(be);

@@ -100,7 +100,7 @@ struct ArrivalProcessSpec {
   double rate_off_per_s = 0;    // mmpp
   double mean_on_s = 0;         // mmpp
   double mean_off_s = 0;        // mmpp
-  std::string path;             // azure_llm: the trace file
+  std::string path = {};        // azure_llm: the trace file
 };
 
 // Throws std::invalid_argument naming the parameter when the kind is unknown or a value is out of

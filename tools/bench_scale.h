@@ -1,7 +1,7 @@
 // File: tools/bench_scale.h
 // `parallax bench flows` (the flow solver from 1e3 to 1e6 concurrent flows) and `parallax bench
 // overlap` (wall time of the 288-configuration overlap run). Registered on the `bench` command by
-// one call; each prints a table and the command that reproduces it. README "Performance".
+// one call; each prints a table and the command that reproduces it. docs/performance.md.
 #pragma once
 
 #include <CLI/CLI.hpp>

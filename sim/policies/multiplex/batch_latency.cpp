@@ -22,6 +22,19 @@ int batch_sm_demand(std::span<const NamedKernel> kernels, const DeviceRates& rat
   return need;
 }
 
+KernelSaturation kernel_saturation(const KernelShape& kernel, const DeviceRates& rates, int partition_sms,
+                                   double bandwidth_share) {
+  const int s = std::clamp(partition_sms, 1, rates.sms);
+  const double slots =
+      static_cast<double>(kernel_waves(kernel, s)) * std::max(kernel.blocks_per_sm, 1) * static_cast<double>(s);
+  KernelSaturation u;
+  u.time_s = kernel_time_s(kernel, rates, s, bandwidth_share);
+  u.sm = static_cast<double>(std::max<int64_t>(kernel.grid_blocks, 1)) / slots;
+  const double bw = bandwidth_share * rates.hbm_Bps;
+  u.hbm = u.time_s > 0 && bw > 0 ? std::min(1.0, kernel.dram_bytes / (u.time_s * bw)) : 0;
+  return u;
+}
+
 double offered_gpu_load(const ServiceModel& service, const DeviceRates& rates) {
   const int b = service.batcher.max_batch;
   return service.rate_per_s * batch_latency_s(service.kernels_by_batch.at(static_cast<size_t>(b)), rates, 0, 1.0) / b;

@@ -36,6 +36,7 @@ void ElasticMultiplex::setup(Platform& platform, const MultiplexGpu& gpu, std::s
   }
   quota_.clear();
   current_.clear();
+  ready_.assign(services.size(), Time::zero());
   const int g = limits_.sms_granule;
   for (size_t i = 0; i < services.size(); ++i) {
     const double f = demands_[i].weight / wsum;
@@ -80,6 +81,7 @@ void ElasticMultiplex::apply(Platform& platform) {
       c.sms = next[i].sms;
       c.bandwidth_share = next[i].bandwidth_share;
       changes_.push_back({platform.now(), static_cast<int>(i), c.sms, c.bandwidth_share});
+      ready_[i] = std::max(ready_[i], platform.now() + resize_cost_);
     }
   }
 }

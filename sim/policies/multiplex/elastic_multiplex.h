@@ -5,7 +5,14 @@
 // idle services leave (bubble filling) and shrinks to its weighted quota when another's batch
 // arrives. Weights are the services' offered GPU loads (as mps's percentages). A kernel already
 // running keeps the SM cap it was launched with; its partition's new size caps it from the
-// resize on. Resizing is free (libsmctrl masks are per launch, REFERENCE.md §6.3).
+// resize on.
+//
+// Reconfiguration cost: a resize of a service's partition holds that service's kernel launches for
+// `resize_cost` after the resize (re-partition + relaunch: green-context re-creation, MPS
+// re-partition); a kernel already running is not interrupted, and two resizes in a row do not add
+// up (the service waits for the last one). Default 0: libsmctrl TPC masks are set per launch, at no
+// measurable cost (REFERENCE.md §6.3, §6.8 table); GSLICE reports < 100 µs re-allocation downtime
+// for MPS re-partitioning (§6.5). docs/multiplex.md shows where elastic loses its edge.
 #pragma once
 
 #include <vector>
@@ -26,10 +33,12 @@ struct ShareChange {
 
 class ElasticMultiplex final : public MultiplexPolicy {
  public:
+  explicit ElasticMultiplex(Time resize_cost = Time::zero()) : resize_cost_(resize_cost) {}
   std::string name() const override { return "elastic"; }
   void setup(Platform& platform, const MultiplexGpu& gpu, std::span<const ServiceModel> services) override;
   ServiceShare nominal_share(int service) const override { return quota_.at(static_cast<size_t>(service)); }
   ServiceShare share(int service) const override { return current_.at(static_cast<size_t>(service)); }
+  Time launch_ready_at(int service) const override { return ready_.at(static_cast<size_t>(service)); }
   void on_batch_start(Platform& platform, int service, int batch) override;
   void on_batch_end(Platform& platform, int service) override;
   const std::vector<ShareChange>& changes() const { return changes_; }
@@ -44,6 +53,8 @@ class ElasticMultiplex final : public MultiplexPolicy {
   std::vector<ServiceShare> quota_;
   std::vector<ServiceShare> current_;
   std::vector<ShareChange> changes_;
+  Time resize_cost_;
+  std::vector<Time> ready_;  // per service: no launch before this (its last resize + cost)
 };
 
 }  // namespace parallax

@@ -38,7 +38,7 @@ MultiplexNode::MultiplexNode(Platform& platform, MultiplexPolicy& policy, Multip
     if (s.kernels_by_batch.size() != static_cast<size_t>(s.batcher.max_batch) + 1)
       throw std::invalid_argument(fmt::format("multiplex: service '{}' needs kernels for batch 1..{}", s.name,
                                               s.batcher.max_batch));
-    services_.push_back(Service{{}, 0, ServiceBatcher(s.batcher), {}, false, {}, {}, 0, {}, 0, 0, 0, 0});
+    services_.emplace_back(s.batcher);
   }
   running_.assign(services.size(), false);
 }
@@ -79,6 +79,9 @@ void MultiplexNode::on_complete(uint64_t tag) {
     case Kind::due:
       s.timers.erase(now);
       try_start(i);
+      return;
+    case Kind::launch:
+      launch_next_kernel(i);
       return;
     case Kind::kernel:
       last_finish_ = std::max(last_finish_, now);
@@ -139,9 +142,22 @@ void MultiplexNode::try_start(size_t i) {
 
 void MultiplexNode::launch_next_kernel(size_t i) {
   Service& s = services_[i];
+  const Time now = platform_.now();
+  const Time ready = policy_.launch_ready_at(static_cast<int>(i));
+  if (ready > now) {  // asked again then; a later resize may push it further
+    s.resize_wait += ready - now;
+    platform_.call_at(ready, *this, make_tag(3, i, s.kernel));
+    return;
+  }
   const NamedKernel& k = models_[i].kernels_by_batch[s.batch.size()][s.kernel];
   const ServiceShare share = policy_.share(static_cast<int>(i));
   const int sms = kernel_sms(k.shape, gpu_.rates, share.sms);
+  const KernelSaturation u =
+      kernel_saturation(k.shape, gpu_.rates, share.sms > 0 ? share.sms : gpu_.rates.sms, share.bandwidth_share);
+  s.kernel_time_s += u.time_s;
+  s.sm_busy_s += u.time_s * u.sm;
+  s.hbm_busy_s += u.time_s * u.hbm;
+  s.busy_s += u.time_s * std::max(u.sm, u.hbm);
   KernelProfile p;
   p.name = models_[i].name + "/" + k.name;
   p.flops = k.shape.flops / gpu_.rates.eta_compute * wave_factor(k.shape, sms);
@@ -157,6 +173,7 @@ MultiplexMetrics MultiplexNode::metrics() const {
   m.makespan_s = last_finish_.to_seconds();
   m.window_s = std::max(duration_.to_seconds(), m.makespan_s);
   int64_t arrived = 0, finished = 0, within = 0;
+  double latency_sum_s = 0;
   for (size_t i = 0; i < services_.size(); ++i) {
     const Service& s = services_[i];
     ServiceMetrics sm;
@@ -172,18 +189,27 @@ MultiplexMetrics MultiplexNode::metrics() const {
     sm.slo_attainment = sm.arrived > 0 ? static_cast<double>(sm.within_slo) / static_cast<double>(sm.arrived) : 1.0;
     sm.mean_batch_fill = s.batches > 0 ? s.fill_sum / static_cast<double>(s.batches) : 0;
     sm.mean_batch_size = s.batches > 0 ? s.size_sum / static_cast<double>(s.batches) : 0;
+    if (s.kernel_time_s > 0) {
+      sm.sm_saturation = s.sm_busy_s / s.kernel_time_s;
+      sm.hbm_saturation = s.hbm_busy_s / s.kernel_time_s;
+      sm.instance_saturation = s.busy_s / s.kernel_time_s;
+    }
+    sm.resize_wait_s = s.resize_wait.to_seconds();
     std::vector<double> sorted = s.latencies_s;
     std::sort(sorted.begin(), sorted.end());
     sm.p50_latency_s = percentile(sorted, 50);
     sm.p99_latency_s = percentile(sorted, 99);
     sm.mean_latency_s = sorted.empty() ? 0 : std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
+    latency_sum_s += sm.mean_latency_s * static_cast<double>(sm.finished);
     arrived += sm.arrived;
     finished += sm.finished;
     within += sm.within_slo;
     m.services.push_back(sm);
   }
   m.throughput_rps = m.window_s > 0 ? static_cast<double>(finished) / m.window_s : 0;
+  m.goodput_rps = m.window_s > 0 ? static_cast<double>(within) / m.window_s : 0;
   m.slo_attainment = arrived > 0 ? static_cast<double>(within) / static_cast<double>(arrived) : 1.0;
+  m.mean_latency_s = finished > 0 ? latency_sum_s / static_cast<double>(finished) : 0;
   if (m.window_s > 0) {
     m.sm_utilisation = useful_flops_ / (gpu_.rates.eta_compute * gpu_.rates.peak_flops * m.window_s);
     m.hbm_utilisation = bytes_ / (gpu_.rates.hbm_Bps * m.window_s);

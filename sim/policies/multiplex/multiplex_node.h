@@ -27,6 +27,13 @@ struct ServiceMetrics {
   double slo_attainment = 0;    // within_slo / arrived
   double mean_batch_fill = 0;   // mean over batches of (batch size / max_batch)
   double mean_batch_size = 0;
+  // Instance saturation (docs/multiplex.md): the kernel-time-weighted mean, over every kernel the
+  // service ran, of the share of its partition's SM block slots (sm), of its bandwidth share (hbm)
+  // and of the busier of the two (instance) that the kernel keeps busy (batch_latency.h).
+  double sm_saturation = 0;
+  double hbm_saturation = 0;
+  double instance_saturation = 0;
+  double resize_wait_s = 0;     // Σ time kernel launches waited for a resize of the partition
   double p50_latency_s = 0;
   double p99_latency_s = 0;
   double mean_latency_s = 0;
@@ -39,7 +46,9 @@ struct MultiplexMetrics {
   double sm_utilisation = 0;     // Σ useful FLOPs / (η_c · peak · window)
   double hbm_utilisation = 0;    // Σ DRAM bytes / (peak BW · window)
   double throughput_rps = 0;     // all services
+  double goodput_rps = 0;        // all services: within SLO / window
   double slo_attainment = 0;     // all services: within SLO / arrived
+  double mean_latency_s = 0;     // all requests of all services
 };
 
 class MultiplexNode final : private CompletionListener {
@@ -52,8 +61,9 @@ class MultiplexNode final : private CompletionListener {
   MultiplexMetrics metrics() const;
 
  private:
-  enum class Kind : uint64_t { arrival = 0, due = 1, kernel = 2 };
+  enum class Kind : uint64_t { arrival = 0, due = 1, kernel = 2, launch = 3 };
   struct Service {
+    explicit Service(const BatcherConfig& config) : batcher(config) {}
     std::vector<Time> arrivals;
     size_t next_arrival = 0;
     ServiceBatcher batcher;
@@ -67,6 +77,9 @@ class MultiplexNode final : private CompletionListener {
     int64_t batches = 0;
     double fill_sum = 0;
     double size_sum = 0;
+    double kernel_time_s = 0;               // Σ T(s, β) of launched kernels, the saturation weight
+    double sm_busy_s = 0, hbm_busy_s = 0, busy_s = 0;  // Σ T·u for sm, hbm and max(sm, hbm)
+    Time resize_wait;
   };
 
   void on_complete(uint64_t tag) override;

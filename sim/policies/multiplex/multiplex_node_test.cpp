@@ -101,6 +101,72 @@ TEST(MultiplexNode, ElasticSharesFitTheDeviceAtEveryResize) {
   }
 }
 
+// One service alone, one request every 10 ms: each batch is one request, and the only resize
+// that holds a launch is the expansion at its batch start, so every latency grows by exactly the
+// resize cost, and the launches waited one cost per batch.
+MultiplexMetrics lone_elastic(Time resize_cost) {
+  static const GpuPartitioning parts = h200_parts();
+  const std::vector<ServiceModel> svcs{service("a", 100, 8, 5)};
+  Engine engine;
+  SimPlatform platform(engine, one_gpu());
+  ElasticMultiplex policy(resize_cost);
+  MultiplexNode node(platform, policy, gpu_of(parts), svcs, Time::ms(50));
+  node.start({{Time::ms(1), Time::ms(11), Time::ms(21), Time::ms(31)}});
+  engine.run();
+  return node.metrics();
+}
+
+TEST(MultiplexNode, ElasticResizeCostsExactlyTheConfiguredTime) {
+  const MultiplexMetrics free = lone_elastic(Time::zero());
+  const MultiplexMetrics costly = lone_elastic(Time::us(37));
+  ASSERT_EQ(free.services[0].batches, 4);
+  ASSERT_EQ(costly.services[0].batches, 4);
+  EXPECT_NEAR(costly.services[0].mean_latency_s - free.services[0].mean_latency_s, 37e-6, 1e-12);
+  EXPECT_NEAR(costly.services[0].p99_latency_s - free.services[0].p99_latency_s, 37e-6, 1e-12);
+  EXPECT_EQ(free.services[0].resize_wait_s, 0.0);
+  EXPECT_NEAR(costly.services[0].resize_wait_s, 4 * 37e-6, 1e-12);
+}
+
+TEST(MultiplexNode, ZeroResizeCostIsTheFreeElasticPolicy) {
+  const Outcome preset = run("elastic");
+  static const GpuPartitioning parts = h200_parts();
+  const std::vector<ServiceModel> svcs{service("a", 2000, 16, 5), service("b", 800, 8, 10, 2.0),
+                                       service("c", 300, 4, 20, 4.0)};
+  Engine engine;
+  ActivityLog log;
+  SimPlatform platform(engine, one_gpu(), &log);
+  auto zero = make_multiplex_policy("elastic", Time::zero());
+  MultiplexNode node(platform, *zero, gpu_of(parts), svcs, Time::ms(50));
+  node.start(bursty_arrivals(1));
+  engine.run();
+  ASSERT_EQ(log.records.size(), preset.records.size());
+  for (size_t i = 0; i < log.records.size(); ++i) EXPECT_EQ(log.records[i].end, preset.records[i].end);
+  // and a cost makes the same run slower
+  Engine engine2;
+  SimPlatform platform2(engine2, one_gpu());
+  auto costly = make_multiplex_policy("elastic", Time::us(20));
+  MultiplexNode node2(platform2, *costly, gpu_of(parts), svcs, Time::ms(50));
+  node2.start(bursty_arrivals(1));
+  engine2.run();
+  EXPECT_GT(node2.metrics().mean_latency_s, node.metrics().mean_latency_s);
+}
+
+// A whole GPU is the largest partition: a small batch's kernels fill less of it than of a MIG
+// instance or of an elastic partition sized to the batch.
+TEST(MultiplexNode, InstanceSaturationIsAFractionAndLowestOnTheWholeGpu) {
+  const Outcome ts = run("timeslice"), el = run("elastic"), mig = run("mig");
+  for (const Outcome* o : {&ts, &el, &mig})
+    for (const ServiceMetrics& s : o->m.services) {
+      EXPECT_GT(s.instance_saturation, 0.0);
+      EXPECT_LE(s.instance_saturation, 1.0 + 1e-12);
+      EXPECT_GE(s.instance_saturation, std::max(s.sm_saturation, s.hbm_saturation) - 1e-12);
+    }
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_LT(ts.m.services[i].sm_saturation, el.m.services[i].sm_saturation) << i;
+    EXPECT_LT(ts.m.services[i].sm_saturation, mig.m.services[i].sm_saturation) << i;
+  }
+}
+
 TEST(MultiplexNode, SameSeedSameRunOtherSeedOtherRun) {
   const Outcome a = run("elastic", 3), b = run("elastic", 3), c = run("elastic", 4);
   ASSERT_EQ(a.records.size(), b.records.size());

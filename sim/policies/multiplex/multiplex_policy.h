@@ -50,6 +50,9 @@ class MultiplexPolicy {
   virtual ServiceShare nominal_share(int service) const = 0;
   // The share for the service's next kernel.
   virtual ServiceShare share(int service) const { return nominal_share(service); }
+  // The earliest time the service's next kernel may launch: a resize of its partition in progress
+  // (elastic with a resize cost) holds its launches until then.
+  virtual Time launch_ready_at(int /*service*/) const { return Time::zero(); }
   // running[i]: service i has a batch in flight.
   virtual bool may_start(int /*service*/, const std::vector<bool>& /*running*/) const { return true; }
   virtual void on_batch_start(Platform& /*platform*/, int /*service*/, int /*batch*/) {}

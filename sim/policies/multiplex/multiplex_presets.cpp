@@ -15,14 +15,14 @@ namespace {
 
 struct Preset {
   std::string_view name;
-  std::unique_ptr<MultiplexPolicy> (*make)();
+  std::unique_ptr<MultiplexPolicy> (*make)(Time resize_cost);
 };
 
 constexpr std::array<Preset, 4> kPresets{{
-    {"timeslice", [] { return std::unique_ptr<MultiplexPolicy>(std::make_unique<TimesliceMultiplex>()); }},
-    {"mps", [] { return std::unique_ptr<MultiplexPolicy>(std::make_unique<MpsMultiplex>()); }},
-    {"mig", [] { return std::unique_ptr<MultiplexPolicy>(std::make_unique<RigidMigMultiplex>()); }},
-    {"elastic", [] { return std::unique_ptr<MultiplexPolicy>(std::make_unique<ElasticMultiplex>()); }},
+    {"timeslice", [](Time) { return std::unique_ptr<MultiplexPolicy>(std::make_unique<TimesliceMultiplex>()); }},
+    {"mps", [](Time) { return std::unique_ptr<MultiplexPolicy>(std::make_unique<MpsMultiplex>()); }},
+    {"mig", [](Time) { return std::unique_ptr<MultiplexPolicy>(std::make_unique<RigidMigMultiplex>()); }},
+    {"elastic", [](Time c) { return std::unique_ptr<MultiplexPolicy>(std::make_unique<ElasticMultiplex>(c)); }},
 }};
 
 }  // namespace
@@ -36,9 +36,9 @@ std::span<const std::string_view> multiplex_policy_names() {
   return names;
 }
 
-std::unique_ptr<MultiplexPolicy> make_multiplex_policy(std::string_view name) {
+std::unique_ptr<MultiplexPolicy> make_multiplex_policy(std::string_view name, Time elastic_resize_cost) {
   for (const Preset& p : kPresets)
-    if (p.name == name) return p.make();
+    if (p.name == name) return p.make(elastic_resize_cost);
   throw std::invalid_argument("unknown multiplex policy '" + std::string(name) + "'");
 }
 

@@ -12,7 +12,8 @@
 namespace parallax {
 
 std::span<const std::string_view> multiplex_policy_names();
-// std::invalid_argument for an unknown name.
-std::unique_ptr<MultiplexPolicy> make_multiplex_policy(std::string_view name);
+// std::invalid_argument for an unknown name. `elastic_resize_cost`: elastic_multiplex.h.
+std::unique_ptr<MultiplexPolicy> make_multiplex_policy(std::string_view name,
+                                                       Time elastic_resize_cost = Time::zero());
 
 }  // namespace parallax

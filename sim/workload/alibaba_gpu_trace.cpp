@@ -59,7 +59,12 @@ std::vector<std::string> parse_gpu_spec(const CsvReader& csv, size_t i) {
 }  // namespace
 
 std::vector<AlibabaPod> read_alibaba_pods(const std::string& path) {
-  CsvReader csv(path);
+  std::ifstream in = open_trace_file(path);
+  return read_alibaba_pods(in, path);
+}
+
+std::vector<AlibabaPod> read_alibaba_pods(std::istream& in, const std::string& source) {
+  CsvReader csv(in, source);
   const std::string full = "name,cpu_milli,memory_mib,num_gpu,gpu_milli[,gpu_spec,qos,pod_phase,creation_time,"
                            "deletion_time,scheduled_time]";
   csv.read_header(full);
@@ -106,7 +111,12 @@ std::vector<AlibabaPod> read_alibaba_pods(const std::string& path) {
 }
 
 std::vector<AlibabaNode> read_alibaba_nodes(const std::string& path) {
-  CsvReader csv(path);
+  std::ifstream in = open_trace_file(path);
+  return read_alibaba_nodes(in, path);
+}
+
+std::vector<AlibabaNode> read_alibaba_nodes(std::istream& in, const std::string& source) {
+  CsvReader csv(in, source);
   csv.read_header("sn,cpu_milli,memory_mib,gpu,model");
   if (csv.header().size() != kNodeColumns.size())
     throw csv.error("", fmt::format("header has {} columns, expected 5: sn,cpu_milli,memory_mib,gpu,model",

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -48,7 +49,10 @@ struct AlibabaNode {
 };
 
 // Every row, in file order. Throws InputError on a bad header or row, or a file without rows.
+// The stream overloads read the file's text from `in`, naming `source` in errors.
 std::vector<AlibabaPod> read_alibaba_pods(const std::string& path);
+std::vector<AlibabaPod> read_alibaba_pods(std::istream& in, const std::string& source);
 std::vector<AlibabaNode> read_alibaba_nodes(const std::string& path);
+std::vector<AlibabaNode> read_alibaba_nodes(std::istream& in, const std::string& source);
 
 }  // namespace parallax

@@ -30,7 +30,8 @@ std::vector<Row> read_all(Reader& reader, const std::string& path) {
 
 }  // namespace
 
-Azure2019InvocationReader::Azure2019InvocationReader(std::string path) : csv_(std::move(path)) {
+Azure2019InvocationReader::Azure2019InvocationReader(std::istream& in, std::string source)
+    : csv_(in, std::move(source)) {
   csv_.read_header("HashOwner,HashApp,HashFunction,Trigger,1,...,1440");
   require_hash_columns(csv_, true);
   csv_.require_header_name(3, "Trigger");
@@ -62,17 +63,23 @@ bool Azure2019InvocationReader::next(Azure2019InvocationRow& row) {
 }
 
 MinuteCounts read_azure2019_invocations(const std::string& path, size_t max_functions) {
-  Azure2019InvocationReader reader(path);
+  std::ifstream in = open_trace_file(path);
+  return read_azure2019_invocations(in, path, max_functions);
+}
+
+MinuteCounts read_azure2019_invocations(std::istream& in, const std::string& source, size_t max_functions) {
+  Azure2019InvocationReader reader(in, source);
   MinuteCounts out;
   Azure2019InvocationRow row;
   while (out.functions.size() < max_functions && reader.next(row)) {
     out.functions.push_back({fmt::format("{}/{}/{}", row.owner, row.app, row.function), std::move(row.per_minute)});
   }
-  if (out.functions.empty()) throw InputError({path, 1, 0}, "", "no data rows after the header");
+  if (out.functions.empty()) throw InputError({source, 1, 0}, "", "no data rows after the header");
   return out;
 }
 
-Azure2019DurationReader::Azure2019DurationReader(std::string path) : csv_(std::move(path)) {
+Azure2019DurationReader::Azure2019DurationReader(std::istream& in, std::string source)
+    : csv_(in, std::move(source)) {
   csv_.read_header("HashOwner,HashApp,HashFunction,Average,Count,Minimum,Maximum,percentile_Average_0,...");
   require_hash_columns(csv_, true);
   csv_.require_header_name(3, "Average");
@@ -100,11 +107,17 @@ bool Azure2019DurationReader::next(Azure2019DurationRow& row) {
 }
 
 std::vector<Azure2019DurationRow> read_azure2019_durations(const std::string& path) {
-  Azure2019DurationReader reader(path);
-  return read_all<Azure2019DurationRow>(reader, path);
+  std::ifstream in = open_trace_file(path);
+  return read_azure2019_durations(in, path);
 }
 
-Azure2019MemoryReader::Azure2019MemoryReader(std::string path) : csv_(std::move(path)) {
+std::vector<Azure2019DurationRow> read_azure2019_durations(std::istream& in, const std::string& source) {
+  Azure2019DurationReader reader(in, source);
+  return read_all<Azure2019DurationRow>(reader, source);
+}
+
+Azure2019MemoryReader::Azure2019MemoryReader(std::istream& in, std::string source)
+    : csv_(in, std::move(source)) {
   csv_.read_header("HashOwner,HashApp,[HashFunction,]SampleCount,AverageAllocatedMb,AverageAllocatedMb_pct1,...");
   has_function_ = csv_.header().size() > 2 && csv_.header()[2] == "HashFunction";
   require_hash_columns(csv_, has_function_);
@@ -135,8 +148,13 @@ bool Azure2019MemoryReader::next(Azure2019MemoryRow& row) {
 }
 
 std::vector<Azure2019MemoryRow> read_azure2019_memory(const std::string& path) {
-  Azure2019MemoryReader reader(path);
-  return read_all<Azure2019MemoryRow>(reader, path);
+  std::ifstream in = open_trace_file(path);
+  return read_azure2019_memory(in, path);
+}
+
+std::vector<Azure2019MemoryRow> read_azure2019_memory(std::istream& in, const std::string& source) {
+  Azure2019MemoryReader reader(in, source);
+  return read_all<Azure2019MemoryRow>(reader, source);
 }
 
 }  // namespace parallax

@@ -3,11 +3,13 @@
 // REFERENCE.md §9.1): per-minute invocation counts `HashOwner,HashApp,HashFunction,Trigger,1..1440`,
 // per-function duration percentiles (ms) and per-app memory percentiles (MB). Each reader streams one
 // row at a time (a daily file has ~50k rows of 1,444 columns); read_azure2019_invocations keeps the
-// first N functions as MinuteCounts for minute_expansion.h.
+// first N functions as MinuteCounts for minute_expansion.h. The readers take a stream (the file's
+// text; `source` names it in errors); the read_* functions have a path overload that opens the file.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <istream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -26,7 +28,7 @@ struct Azure2019InvocationRow {
 class Azure2019InvocationReader {
  public:
   // Reads and checks the header: four named columns, then "1", "2", ... "N" (N >= 1; 1,440 per day).
-  explicit Azure2019InvocationReader(std::string path);
+  Azure2019InvocationReader(std::istream& in, std::string source);
   size_t minutes() const { return minutes_; }
   bool next(Azure2019InvocationRow& row);  // false at end of file
   const std::string& path() const { return csv_.path(); }
@@ -38,6 +40,8 @@ class Azure2019InvocationReader {
 
 // The first `max_functions` rows as MinuteCounts, each named "owner/app/function".
 MinuteCounts read_azure2019_invocations(const std::string& path,
+                                        size_t max_functions = std::numeric_limits<size_t>::max());
+MinuteCounts read_azure2019_invocations(std::istream& in, const std::string& source,
                                         size_t max_functions = std::numeric_limits<size_t>::max());
 
 // function_durations_percentiles: `HashOwner,HashApp,HashFunction,Average,Count,Minimum,Maximum,
@@ -53,13 +57,14 @@ inline constexpr std::array<int, 7> kAzure2019DurationPercentiles = {0, 1, 25, 5
 
 class Azure2019DurationReader {
  public:
-  explicit Azure2019DurationReader(std::string path);
+  Azure2019DurationReader(std::istream& in, std::string source);
   bool next(Azure2019DurationRow& row);
 
  private:
   CsvReader csv_;
 };
 std::vector<Azure2019DurationRow> read_azure2019_durations(const std::string& path);
+std::vector<Azure2019DurationRow> read_azure2019_durations(std::istream& in, const std::string& source);
 
 // app_memory_percentiles: `HashOwner,HashApp,SampleCount,AverageAllocatedMb,
 // AverageAllocatedMb_pct{1,5,25,50,75,95,99,100}`; vHive's per-function copies add HashFunction
@@ -74,7 +79,7 @@ inline constexpr std::array<int, 8> kAzure2019MemoryPercentiles = {1, 5, 25, 50,
 
 class Azure2019MemoryReader {
  public:
-  explicit Azure2019MemoryReader(std::string path);
+  Azure2019MemoryReader(std::istream& in, std::string source);
   bool next(Azure2019MemoryRow& row);
 
  private:
@@ -82,5 +87,6 @@ class Azure2019MemoryReader {
   bool has_function_ = false;
 };
 std::vector<Azure2019MemoryRow> read_azure2019_memory(const std::string& path);
+std::vector<Azure2019MemoryRow> read_azure2019_memory(std::istream& in, const std::string& source);
 
 }  // namespace parallax

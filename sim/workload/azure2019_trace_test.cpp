@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <numeric>
 
 #include "sim/workload/workload_test_files.h"
@@ -19,7 +20,8 @@ constexpr std::string_view kOwner = "ffdd3d1c6a84caf0b741293bfac9d0d9c6445b53dfc
 
 // Expected values were read off the shipped files with awk.
 TEST(Azure2019Invocations, ShippedSample) {
-  Azure2019InvocationReader reader(source_path(kDir + "invocations.csv"));
+  std::ifstream in = open_trace_file(source_path(kDir + "invocations.csv"));
+  Azure2019InvocationReader reader(in, "invocations.csv");
   EXPECT_EQ(reader.minutes(), 1440u);
   Azure2019InvocationRow row;
   ASSERT_TRUE(reader.next(row));
@@ -96,10 +98,16 @@ TEST(Azure2019Invocations, Malformed) {
   EXPECT_EQ(message("b5.csv", ""), ":1: no data rows after the header");
 
   const auto hdr = scratch_file("b6.csv", "HashOwner,HashApp,HashFunction,Trigger,1,3\n");
-  EXPECT_EQ(input_error_of([&] { Azure2019InvocationReader r(hdr); }),
+  EXPECT_EQ(input_error_of([&] {
+              std::ifstream in = open_trace_file(hdr);
+              Azure2019InvocationReader r(in, hdr);
+            }),
             hdr + ":1: header column 6 is '3', expected '2'");
   const auto empty = scratch_file("b7.csv", "");
-  EXPECT_EQ(input_error_of([&] { Azure2019InvocationReader r(empty); }),
+  EXPECT_EQ(input_error_of([&] {
+              std::ifstream in = open_trace_file(empty);
+              Azure2019InvocationReader r(in, empty);
+            }),
             empty + ": empty file; expected a header line 'HashOwner,HashApp,HashFunction,Trigger,1,...,1440'");
 }
 

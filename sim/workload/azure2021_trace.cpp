@@ -11,7 +11,12 @@
 namespace parallax {
 
 TraceArrivals read_azure2021_trace(const std::string& path, size_t max_functions) {
-  CsvReader csv(path);
+  std::ifstream in = open_trace_file(path);
+  return read_azure2021_trace(in, path, max_functions);
+}
+
+TraceArrivals read_azure2021_trace(std::istream& in, const std::string& source, size_t max_functions) {
+  CsvReader csv(in, source);
   csv.read_header("app,func,end_timestamp,duration");
   csv.require_header_name(0, "app");
   csv.require_header_name(1, "func");

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <istream>
 #include <limits>
 #include <string>
 
@@ -17,7 +18,10 @@ namespace parallax {
 // "app/func". With max_functions = N, rows of any function after the first N are skipped (and
 // still checked). Arrival::recorded_duration holds the duration column. Times are exact: the
 // decimal text is converted to picoseconds without going through binary floating point.
+// The stream overload reads the file's text from `in`, naming `source` in errors.
 TraceArrivals read_azure2021_trace(const std::string& path,
+                                   size_t max_functions = std::numeric_limits<size_t>::max());
+TraceArrivals read_azure2021_trace(std::istream& in, const std::string& source,
                                    size_t max_functions = std::numeric_limits<size_t>::max());
 
 }  // namespace parallax

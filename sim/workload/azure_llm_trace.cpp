@@ -56,7 +56,7 @@ bool parse_civil_timestamp(std::string_view t, CivilTimestamp& out) {
   return true;
 }
 
-AzureLlmTraceReader::AzureLlmTraceReader(std::string path) : csv_(std::move(path)) {
+AzureLlmTraceReader::AzureLlmTraceReader(std::istream& in, std::string source) : csv_(in, std::move(source)) {
   csv_.read_header("TIMESTAMP,ContextTokens,GeneratedTokens");
   csv_.require_header_name(0, "TIMESTAMP");
   csv_.require_header_name(1, "ContextTokens");
@@ -91,7 +91,12 @@ bool AzureLlmTraceReader::next(AzureLlmRequest& row) {
 }
 
 TraceArrivals read_azure_llm_trace(const std::string& path) {
-  AzureLlmTraceReader reader(path);
+  std::ifstream in = open_trace_file(path);
+  return read_azure_llm_trace(in, path);
+}
+
+TraceArrivals read_azure_llm_trace(std::istream& in, const std::string& source) {
+  AzureLlmTraceReader reader(in, source);
   TraceArrivals out;
   out.function_names.push_back("llm");
   AzureLlmRequest row;
@@ -99,7 +104,7 @@ TraceArrivals read_azure_llm_trace(const std::string& path) {
     out.arrivals.push_back(
         Arrival{.at = row.at, .function = 0, .input_tokens = row.context_tokens, .output_tokens = row.generated_tokens});
   }
-  if (out.arrivals.empty()) throw InputError({path, 1, 0}, "", "no data rows after the header");
+  if (out.arrivals.empty()) throw InputError({source, 1, 0}, "", "no data rows after the header");
   return out;
 }
 

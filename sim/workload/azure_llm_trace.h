@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <string_view>
 
@@ -34,7 +35,8 @@ struct AzureLlmRequest {
 
 class AzureLlmTraceReader {
  public:
-  explicit AzureLlmTraceReader(std::string path);
+  // Reads the file's text from `in`; `source` names it in errors.
+  AzureLlmTraceReader(std::istream& in, std::string source);
   // Throws InputError naming both lines if a timestamp is earlier than the previous row's.
   bool next(AzureLlmRequest& row);
 
@@ -47,5 +49,6 @@ class AzureLlmTraceReader {
 
 // Every request as an Arrival of function 0 (named "llm") with its token counts.
 TraceArrivals read_azure_llm_trace(const std::string& path);
+TraceArrivals read_azure_llm_trace(std::istream& in, const std::string& source);
 
 }  // namespace parallax

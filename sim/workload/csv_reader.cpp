@@ -23,9 +23,13 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 }  // namespace
 
-CsvReader::CsvReader(std::string path) : path_(std::move(path)), in_(path_, std::ios::binary) {
-  if (!in_) throw InputError({path_, 0, 0}, "", "cannot open file");
+std::ifstream open_trace_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path, 0, 0}, "", "cannot open file");
+  return in;
 }
+
+CsvReader::CsvReader(std::istream& in, std::string source) : path_(std::move(source)), in_(in) {}
 
 bool CsvReader::read_line() {
   if (!std::getline(in_, line_buf_)) return false;

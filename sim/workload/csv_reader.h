@@ -2,11 +2,14 @@
 // A strict, streaming reader for the comma-separated trace files: one line in memory at a time, a
 // UTF-8 byte-order mark and CRLF line ends accepted, no quoting (none of the traces uses it). Every
 // parse helper throws InputError "file:line: column 'NAME': ..." so a bad row names its place.
-// The readers of each trace format (torpor_trace.h, azure2019_trace.h, ...) sit on top of it.
+// The readers of each trace format (torpor_trace.h, azure2019_trace.h, ...) sit on top of it. It
+// reads a stream, so a reader parses a file and an in-memory text alike (the fuzz targets use the
+// latter); each format's path overload opens the file with open_trace_file and hands the stream on.
 #pragma once
 
 #include <cstdint>
 #include <fstream>
+#include <istream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,10 +19,13 @@
 
 namespace parallax {
 
+// Opens `path` for reading; throws InputError "cannot open file" located at the path.
+std::ifstream open_trace_file(const std::string& path);
+
 class CsvReader {
  public:
-  // Opens `path`; throws InputError if it cannot be opened.
-  explicit CsvReader(std::string path);
+  // Reads `in`, which must outlive the reader; `source` (the file's path) names it in messages.
+  CsvReader(std::istream& in, std::string source);
   // Not copyable or movable: fields() and header() are views into the reader's own buffers.
   CsvReader(const CsvReader&) = delete;
   CsvReader& operator=(const CsvReader&) = delete;
@@ -59,7 +65,7 @@ class CsvReader {
   void split(std::string_view text, std::vector<std::string_view>& out) const;
 
   std::string path_;
-  std::ifstream in_;
+  std::istream& in_;
   std::string line_buf_;
   std::string header_buf_;
   std::vector<std::string_view> header_fields_;

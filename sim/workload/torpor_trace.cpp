@@ -14,7 +14,12 @@
 namespace parallax {
 
 MinuteCounts read_torpor_samples(const std::string& path, size_t max_functions) {
-  CsvReader csv(path);
+  std::ifstream in = open_trace_file(path);
+  return read_torpor_samples(in, path, max_functions);
+}
+
+MinuteCounts read_torpor_samples(std::istream& in, const std::string& source, size_t max_functions) {
+  CsvReader csv(in, source);
   csv.read_header("function_index,min_0,...,min_N");
   csv.require_header_name(0, "function_index");
   const size_t columns = csv.header().size();
@@ -43,8 +48,11 @@ MinuteCounts read_torpor_samples(const std::string& path, size_t max_functions) 
 }
 
 std::vector<double> read_torpor_rates(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0}, "", "cannot open file");
+  std::ifstream in = open_trace_file(path);
+  return read_torpor_rates(in, path);
+}
+
+std::vector<double> read_torpor_rates(std::istream& in, const std::string& source) {
   std::vector<double> rates;
   std::string token;
   int line = 1, column = 1, token_line = 1, token_column = 1;
@@ -52,12 +60,12 @@ std::vector<double> read_torpor_rates(const std::string& path) {
   auto finish_token = [&] {
     if (token.empty()) return;
     if (!expect_value) {
-      throw InputError({path, token_line, token_column}, "", fmt::format("missing ',' before '{}'", token));
+      throw InputError({source, token_line, token_column}, "", fmt::format("missing ',' before '{}'", token));
     }
     double v = 0;
     const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
     if (ec != std::errc() || end != token.data() + token.size() || !std::isfinite(v) || v <= 0) {
-      throw InputError({path, token_line, token_column}, "",
+      throw InputError({source, token_line, token_column}, "",
                        fmt::format("rate {}: expected a positive number (req/min), got '{}'", rates.size(), token));
     }
     rates.push_back(v);
@@ -74,7 +82,7 @@ std::vector<double> read_torpor_rates(const std::string& path) {
     if (c == ',' || c == ' ' || c == '\t' || c == '\r' || c == '\n') {
       finish_token();
       if (c == ',') {
-        if (expect_value) throw InputError({path, line, column}, "", fmt::format("empty value before ','"));
+        if (expect_value) throw InputError({source, line, column}, "", fmt::format("empty value before ','"));
         expect_value = true;
       }
       if (c == '\n') {
@@ -93,8 +101,8 @@ std::vector<double> read_torpor_rates(const std::string& path) {
     ++column;
   }
   finish_token();
-  if (rates.empty()) throw InputError({path, 0, 0}, "", "empty file; expected comma-separated rates (req/min)");
-  if (expect_value) throw InputError({path, line, column}, "", "trailing ',' without a value");
+  if (rates.empty()) throw InputError({source, 0, 0}, "", "empty file; expected comma-separated rates (req/min)");
+  if (expect_value) throw InputError({source, line, column}, "", "trailing ',' without a value");
   return rates;
 }
 

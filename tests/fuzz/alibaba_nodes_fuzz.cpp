@@ -1,12 +1,13 @@
 // File: tests/fuzz/alibaba_nodes_fuzz.cpp
-// Fuzzes the Alibaba openb node-list reader (the input is written to a scratch file first).
+// Fuzzes the Alibaba openb node-list reader
+// (the stream overload, on the input in memory: the parser a file goes through).
 #include <cstdint>
 
 #include "sim/workload/alibaba_gpu_trace.h"
 #include "tests/fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string& path = parallax::fuzz::write_scratch_file(data, size);
-  parallax::fuzz::expect_only_input_errors([&] { (void)parallax::read_alibaba_nodes(path); });
+  std::istringstream in = parallax::fuzz::as_stream(data, size);
+  parallax::fuzz::expect_only_input_errors([&] { (void)parallax::read_alibaba_nodes(in, "fuzz.csv"); });
   return 0;
 }

@@ -10,6 +10,7 @@
 #include "sim/engine/random_streams.h"
 #include "sim/platform/sim_platform.h"
 #include "sim/policies/multiplex/elastic_multiplex.h"
+#include "sim/policies/multiplex/multiplex_comparison.h"
 #include "sim/policies/multiplex/multiplex_node.h"
 #include "sim/policies/multiplex/multiplex_presets.h"
 #include "sim/policies/multiplex/rigid_mig_multiplex.h"
@@ -48,6 +49,9 @@ nlohmann::ordered_json to_json(const ServiceMetrics& s) {
   j["batches"] = s.batches;
   j["mean_batch_fill"] = s.mean_batch_fill;
   j["mean_batch_size"] = s.mean_batch_size;
+  j["instance_saturation"] = s.instance_saturation;
+  j["sm_saturation"] = s.sm_saturation;
+  j["hbm_saturation"] = s.hbm_saturation;
   j["p50_latency_s"] = s.p50_latency_s;
   j["p99_latency_s"] = s.p99_latency_s;
   j["mean_latency_s"] = s.mean_latency_s;
@@ -75,6 +79,24 @@ TraceAnnotations share_counters(const std::vector<ServiceModel>& services, const
     notes.counters[k + 1].samples.push_back({c.at, 100 * c.bandwidth_share});
   }
   return notes;
+}
+
+nlohmann::ordered_json to_json(const MultiplexComparison& c) {
+  auto ratios = [](const MultiplexBaselineRatio& r) {
+    nlohmann::ordered_json j;
+    j["baseline"] = r.baseline;
+    j["goodput_ratio"] = r.goodput_ratio;
+    j["throughput_ratio"] = r.throughput_ratio;
+    j["slo_attainment_gain"] = r.slo_attainment_gain;
+    j["mean_latency_change"] = r.mean_latency_change;
+    return j;
+  };
+  nlohmann::ordered_json j;
+  j["policy"] = c.policy;
+  j["baselines"] = nlohmann::ordered_json::array();
+  for (const MultiplexBaselineRatio& r : c.baselines) j["baselines"].push_back(ratios(r));
+  j["best_baseline"] = c.best_baseline ? ratios(*c.best_baseline) : nlohmann::ordered_json();
+  return j;
 }
 
 }  // namespace
@@ -109,28 +131,43 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     j["requests"] = arrivals[i].size();
     offered[s.name] = j;
   }
+  summary["elastic_resize_cost_s"] = w.elastic_resize_cost_s;
   nlohmann::ordered_json& policies = summary["policies"];
+  std::vector<MultiplexOutcome> outcomes;
   ActivityLog trace_log;
   std::vector<ShareChange> trace_shares;
   TraceAnnotations trace_notes;
   if (!options.quiet)
-    std::printf("%-10s %-16s %9s %8s %7s %9s %9s %6s %6s\n", "policy", "service", "thr req/s", "SLO %", "fill",
-                "p50 ms", "p99 ms", "SM %", "HBM %");
+    std::printf("%-10s %-16s %9s %8s %7s %7s %9s %9s %6s %6s\n", "policy", "service", "thr req/s", "SLO %", "fill",
+                "sat", "p50 ms", "p99 ms", "SM %", "HBM %");
   for (const std::string& name : w.policies) {
     Engine engine;
     const bool traced = traces_policy(sc, options, name, w.trace_policy);
     SimPlatform platform(engine, sc.hardware, traced ? &trace_log : nullptr);
-    auto policy = make_multiplex_policy(name);
+    auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s));
     MultiplexNode node(platform, *policy, mgpu, services, Time::seconds(w.duration_s));
     node.start(arrivals);
     engine.run();
     const MultiplexMetrics m = node.metrics();
     nlohmann::ordered_json p;
     p["throughput_rps"] = m.throughput_rps;
+    p["goodput_rps"] = m.goodput_rps;
     p["slo_attainment"] = m.slo_attainment;
-    double fill = 0;
-    for (const ServiceMetrics& s : m.services) fill += s.mean_batch_fill;
-    p["mean_batch_fill"] = fill / static_cast<double>(m.services.size());
+    p["mean_latency_s"] = m.mean_latency_s;
+    outcomes.push_back({name, m.throughput_rps, m.goodput_rps, m.slo_attainment, m.mean_latency_s});
+    // Means over services, each service counting once.
+    double fill = 0, sat = 0, sm_sat = 0, hbm_sat = 0;
+    for (const ServiceMetrics& s : m.services) {
+      fill += s.mean_batch_fill;
+      sat += s.instance_saturation;
+      sm_sat += s.sm_saturation;
+      hbm_sat += s.hbm_saturation;
+    }
+    const auto n = static_cast<double>(m.services.size());
+    p["mean_batch_fill"] = fill / n;
+    p["mean_instance_saturation"] = sat / n;
+    p["mean_sm_saturation"] = sm_sat / n;
+    p["mean_hbm_saturation"] = hbm_sat / n;
     p["sm_utilisation"] = m.sm_utilisation;
     p["hbm_utilisation"] = m.hbm_utilisation;
     p["window_s"] = m.window_s;
@@ -153,6 +190,9 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     }
     if (const auto* el = dynamic_cast<const ElasticMultiplex*>(policy.get())) {
       p["share_changes"] = el->changes().size();
+      double wait = 0;
+      for (const ServiceMetrics& s : m.services) wait += s.resize_wait_s;
+      p["resize_wait_s"] = wait;
       if (traced) trace_shares = el->changes();
     }
     if (traced) trace_notes = share_counters(services, *policy, trace_shares, mgpu);
@@ -162,11 +202,13 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     if (!options.quiet)
       for (size_t i = 0; i < services.size(); ++i) {
         const ServiceMetrics& s = m.services[i];
-        std::printf("%-10s %-16s %9.1f %8.2f %7.3f %9.3f %9.3f %6.1f %6.1f\n", name.c_str(), services[i].name.c_str(),
-                    s.throughput_rps, s.slo_attainment * 100, s.mean_batch_fill, s.p50_latency_s * 1e3,
+        std::printf("%-10s %-16s %9.1f %8.2f %7.3f %7.3f %9.3f %9.3f %6.1f %6.1f\n", name.c_str(),
+                    services[i].name.c_str(), s.throughput_rps, s.slo_attainment * 100, s.mean_batch_fill,
+                    s.instance_saturation, s.p50_latency_s * 1e3,
                     s.p99_latency_s * 1e3, m.sm_utilisation * 100, m.hbm_utilisation * 100);
       }
   }
+  if (const auto c = compare_elastic_with_baselines(outcomes)) summary["comparison"] = to_json(*c);
   std::vector<ExtraOutputFile> extra;
   if (!trace_shares.empty()) {
     std::string csv = "time_s,service,sms,bandwidth_share\n";

@@ -41,7 +41,7 @@ MultiplexServiceSpec read_service(const ConfigNode& node, const std::string& pat
 
 void read_multiplex_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,
                              Scenario& scenario) {
-  const MapFields f(workload, path, {"kind", "duration_s", "services", "policies", "trace_policy"});
+  const MapFields f(workload, path, {"kind", "duration_s", "services", "policies", "trace_policy", "elastic_resize_cost_us"});
   MultiplexWorkloadSpec& w = scenario.multiplex;
   w.duration_s = read_positive(f.required("duration_s"), f.path_of("duration_s"));
   const ConfigNode& services = f.required("services");
@@ -73,6 +73,8 @@ void read_multiplex_workload(const ConfigNode& workload, const std::string& path
   }
   if (catalog_gpu_kind(model) < 0)
     fail_at(workload, path, fmt::format("the model catalog has no figures for GPU '{}'", model));
+  if (const ConfigNode* c = f.optional("elastic_resize_cost_us"))
+    w.elastic_resize_cost_s = read_non_negative(*c, f.path_of("elastic_resize_cost_us")) * 1e-6;
   w.trace_policy = w.policies.back();
   if (const ConfigNode* t = f.optional("trace_policy")) {
     w.trace_policy = read_string(*t, f.path_of("trace_policy"));

@@ -13,6 +13,8 @@
 //          arrivals: {kind: mmpp, rate_on_per_s: 2000, rate_off_per_s: 50, mean_on_s: 0.05, mean_off_s: 0.2}}
 //     policies: [timeslice, mps, mig, elastic]
 //     trace_policy: elastic              # optional: the policy whose kernels go to trace.json
+//     elastic_resize_cost_us: 0          # optional: launch hold after each elastic resize
+//                                        # (sim/policies/multiplex/elastic_multiplex.h)
 //
 // `arrivals` takes sim/workload/arrival_process.h's kinds: poisson, gamma (cv), mmpp, deterministic,
 // and azure_llm: {kind: azure_llm, path: TRACE.csv, rate_per_s: R}, an Azure LLM inference trace
@@ -45,6 +47,7 @@ struct MultiplexWorkloadSpec {
   std::vector<MultiplexServiceSpec> services;
   std::vector<std::string> policies;
   std::string trace_policy;  // empty = the last listed policy
+  double elastic_resize_cost_s = 0;
 };
 
 void read_multiplex_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,

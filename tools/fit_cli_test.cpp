@@ -61,7 +61,7 @@ TEST(FitCli, MalformedLogRowExitsTwoWithFileAndLine) {
   EXPECT_FALSE(fs::exists(log.parent_path() / "c.yaml"));
 }
 
-TEST(FitCli, ValidateWritesTableCsvAndJson) {
+TEST(FitCli, ValidateWritesTableCsvJsonAndReport) {
   const fs::path dir = scratch("validate");
   fs::copy_file(source("tests/fuzz/corpus/measurement_csv/every-family.csv"), dir / "measurements.csv",
                 fs::copy_options::overwrite_existing);
@@ -74,6 +74,13 @@ TEST(FitCli, ValidateWritesTableCsvAndJson) {
   EXPECT_EQ(j["families"].size(), 9u);  // one row of every family
   const std::string csv = slurp(dir / "validation.csv");
   EXPECT_EQ(csv.rfind("family,case,split,measured,predicted,rel_error,unit\n", 0), 0u);
+  // validate writes report.html itself (the page `parallax report DIR` writes).
+  const std::string html = slurp(dir / "report.html");
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("parallax validate"), std::string::npos);
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  ASSERT_EQ(run("report " + dir.string()).code, 0);
+  EXPECT_EQ(slurp(dir / "report.html"), html);
   // A bad measurement row: exit 2, file:line.
   std::ofstream(dir / "measurements.csv", std::ios::app) << "gemm,x,dtype=bf16;m=1,1e-3,s,1,0,NVIDIA H200,132,,,,,,\n";
   const Result bad = run("validate " + dir.string());

@@ -20,6 +20,7 @@
 #include "sim/policies/overlap/ring_hops.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/json_output.h"
+#include "tools/report_command.h"
 #include "sim/scenario/calibration_reader.h"
 #include "sim/scenario/scenario_loader.h"
 #include "tools/version.h"
@@ -247,7 +248,9 @@ int validate_command(const ValidateOptions& o) {
   const std::filesystem::path dir(o.dir);
   write_file_atomically(dir / "validation.csv", csv);
   write_file_atomically(dir / "validation.json", format_json(json));
-  std::printf("wrote %s and %s\n", (dir / "validation.csv").c_str(), (dir / "validation.json").c_str());
+  write_validation_report(dir);  // the page `parallax report DIR` would write (docs/reports.md)
+  std::printf("wrote %s, %s and %s\n", (dir / "validation.csv").c_str(), (dir / "validation.json").c_str(),
+              (dir / "report.html").c_str());
   return 0;
 }
 

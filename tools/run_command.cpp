@@ -10,6 +10,7 @@
 #include "sim/engine/engine.h"
 #include "sim/platform/sim_platform.h"
 #include "sim/report/activities_csv.h"
+#include "sim/report/atomic_file.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/json_output.h"
 #include "sim/report/run_summary.h"
@@ -63,6 +64,8 @@ int run_command(const RunOptions& options) {
                     ? load_scenario_text(embedded_quickstart(), std::string(kQuickstartSource), options.overrides)
                     : load_scenario_file(options.scenario_path, options.overrides);
   if (options.seed) sc.seed = *options.seed;
+  // A run killed earlier may have left NAME.tmp.PID in the folder; nothing writes there yet.
+  if (!options.out_dir.empty()) remove_stale_temporaries(options.out_dir);
   if (sc.workload_kind == "overlap") return run_overlap(sc, options);
   if (sc.workload_kind == "serverless") return run_serverless(sc, options);
   if (sc.workload_kind == "colocate" || sc.workload_kind == "multiplex" || sc.workload_kind == "cluster_packing") {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/std.h>
@@ -77,6 +78,25 @@ void AtomicFileWriter::commit() {
     throw io_error("cannot rename the temporary file onto", path_, ec.value());
   }
   committed_ = true;
+}
+
+bool is_atomic_temporary_name(std::string_view file_name) {
+  constexpr std::string_view kMark = ".tmp.";
+  const size_t mark = file_name.rfind(kMark);
+  if (mark == std::string_view::npos || mark == 0) return false;
+  const std::string_view pid = file_name.substr(mark + kMark.size());
+  return !pid.empty() && pid.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+size_t remove_stale_temporaries(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return 0;
+  std::vector<std::filesystem::path> stale;  // listed first: removing while iterating is unspecified
+  for (const std::filesystem::directory_entry& e : std::filesystem::directory_iterator(dir))
+    if (e.is_regular_file() && !e.is_symlink() && is_atomic_temporary_name(e.path().filename().string()))
+      stale.push_back(e.path());
+  for (const std::filesystem::path& p : stale) std::filesystem::remove(p);
+  return stale.size();
 }
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents) {

@@ -12,6 +12,18 @@
 
 namespace parallax {
 
+// True for a name the writers below give their temporaries: NAME.tmp.PID, NAME not empty, PID
+// decimal digits only.
+bool is_atomic_temporary_name(std::string_view file_name);
+
+// Removes the temporaries that killed writers left in `dir` (SIGKILL runs no destructor): regular
+// files directly in `dir` whose name is_atomic_temporary_name; subfolders, links and every other
+// file are left alone. Call it only on a folder this process owns for its run, before anything
+// writes there: a temporary of a live writer in `dir` would go too. Returns how many were
+// removed; a missing `dir` removes nothing. Throws std::filesystem::filesystem_error if `dir`
+// cannot be listed or a leftover cannot be removed.
+size_t remove_stale_temporaries(const std::filesystem::path& dir);
+
 // Writes `contents` to `path` atomically. Creates the parent directory if missing. Throws
 // std::system_error (or std::filesystem::filesystem_error) naming the path on any failure; the
 // temporary file is removed and an existing `path` is left untouched.

@@ -111,6 +111,36 @@ TEST_F(ReportFiles, WriterWithoutCommitRemovesTheTemporary) {
   EXPECT_TRUE(entries().empty());
 }
 
+TEST(AtomicTemporaryName, OnlyNameDotTmpDotDigits) {
+  EXPECT_TRUE(is_atomic_temporary_name("summary.json.tmp.99999"));
+  EXPECT_TRUE(is_atomic_temporary_name("results.csv.tmp.1"));
+  EXPECT_FALSE(is_atomic_temporary_name("summary.json"));
+  EXPECT_FALSE(is_atomic_temporary_name(".tmp.123"));              // no NAME
+  EXPECT_FALSE(is_atomic_temporary_name("summary.json.tmp."));     // no PID
+  EXPECT_FALSE(is_atomic_temporary_name("summary.json.tmp.12a"));  // not a PID
+  EXPECT_FALSE(is_atomic_temporary_name("notes.tmp.txt"));
+  EXPECT_FALSE(is_atomic_temporary_name("data.tmp"));
+}
+
+// What a writer killed by SIGKILL leaves (its destructor never ran) is removed; nothing else is.
+TEST_F(ReportFiles, StaleTemporariesAreRemovedAndNothingElse) {
+  write_file_atomically(dir_ / "summary.json", "{}\n");
+  {
+    std::ofstream(dir_ / "summary.json.tmp.99999") << "{\"half";
+    std::ofstream(dir_ / "trace.json.tmp.4242") << "[";
+    std::ofstream(dir_ / "notes.tmp.txt") << "the user's";
+    std::ofstream(dir_ / "data.tmp") << "the user's";
+  }
+  fs::create_directory(dir_ / "sub.tmp.7");                                  // a folder, not a leftover
+  std::ofstream(dir_ / "sub.tmp.7" / "activities.csv.tmp.8") << "x";           // not in `dir` itself
+  fs::create_symlink(dir_ / "notes.tmp.txt", dir_ / "link.tmp.9");            // a link is not ours
+  EXPECT_EQ(remove_stale_temporaries(dir_), 2u);
+  EXPECT_EQ(entries(), (std::vector<std::string>{"data.tmp", "link.tmp.9", "notes.tmp.txt", "sub.tmp.7", "summary.json"}));
+  EXPECT_TRUE(fs::exists(dir_ / "sub.tmp.7" / "activities.csv.tmp.8"));
+  EXPECT_EQ(read(dir_ / "summary.json"), "{}\n");
+  EXPECT_EQ(remove_stale_temporaries(dir_ / "missing"), 0u);
+}
+
 TEST(FixedDecimal, PicosecondsPrintExactly) {
   EXPECT_EQ(format_time_s(Time::ps(1234567)), "0.000001234567");
   EXPECT_EQ(format_time_s(Time::zero()), "0.000000000000");

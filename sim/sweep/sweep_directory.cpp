@@ -78,7 +78,13 @@ SweepDirectory::SweepDirectory(std::filesystem::path dir, const SweepPlan& plan,
     throw std::system_error(err, std::generic_category(), "cannot lock " + lock_path.string());
   }
 
-  for (const SweepPoint& p : plan.points) index_of_.emplace(p.hash, p.index);
+  // Holding the lock, before any worker starts: what killed writers left (NAME.tmp.PID) goes, here
+  // and in this plan's point folders, so a resumed folder holds only complete files.
+  remove_stale_temporaries(dir_);
+  for (const SweepPoint& p : plan.points) {
+    index_of_.emplace(p.hash, p.index);
+    remove_stale_temporaries(point_dir(p));
+  }
   // manifest.jsonl holds exactly this plan's points, with this plan's indices, so that merge can
   // trust it; lines of other plans (an edited sweep file) wait in manifest.other.jsonl, from where
   // a later run of that plan takes them back.

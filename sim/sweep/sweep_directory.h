@@ -5,7 +5,8 @@
 //   DIR/results.csv      the table (results_table.h), appended live, rewritten in point order
 //   DIR/points/<hash>/   each point's own outputs, written by the runner
 // Opening takes an exclusive lock (flock on DIR/.lock) so two processes never append to one
-// folder, repairs a torn manifest tail, and rebuilds results.csv from the manifest. manifest.jsonl
+// folder, removes the temporaries (NAME.tmp.PID) a killed run left in DIR and in the plan's point
+// folders, repairs a torn manifest tail, and rebuilds results.csv from the manifest. manifest.jsonl
 // always holds exactly the current plan's points with the plan's indices: lines for other hashes
 // (the sweep file was edited) move to DIR/manifest.other.jsonl, and come back when a run's plan
 // holds them again. Running points is left to sweep_runner.h.

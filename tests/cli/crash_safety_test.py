@@ -6,7 +6,8 @@ only temporary files (NAME.tmp.PID) may be partial. The run is deterministic, so
 checked exactly: every result file present after a kill equals the one of an uninterrupted run
 (summary.json minus its wall-clock fields). Kills land at delays spread over one run's length,
 into a fresh folder and into one that already holds a complete result; a final rerun into the
-killed folder must complete and match.
+killed folder must complete and match, and remove the temporaries killed runs left there (and
+nothing else: a file of the user's that merely looks alike stays).
 
 Usage: crash_safety_test.py PARALLAX_BINARY SCENARIO [KILLS]
 """
@@ -68,8 +69,7 @@ def main():
                         failures += 1
                     state.append(name)
                 elif TEMP.match(name):
-                    state.append("tmp")
-                    (out / name).unlink()  # leftovers of a killed run; the next run uses another pid
+                    state.append("tmp")  # left for the next run into this folder to remove
                 else:
                     print(f"FAIL kill {k}: unexpected file {name}")
                     failures += 1
@@ -80,6 +80,10 @@ def main():
         print("states seen after kills: " + ", ".join(f"{k}: {v}" for k, v in sorted(states.items())))
 
         out = Path(tmp) / "reused"
+        out.mkdir(exist_ok=True)
+        (out / "trace.json.tmp.99999").write_text("[")  # as a killed run leaves it, in case no kill did
+        (out / "notes.tmp.txt").write_text("the user's")
+        leftovers = sorted(f.name for f in out.iterdir() if TEMP.match(f.name))
         p = start(parallax, scenario, out)
         _, err = p.communicate(timeout=600)
         if p.returncode != 0:
@@ -89,6 +93,12 @@ def main():
             if not (out / name).exists() or normalized(out / name) != reference[name]:
                 print(f"FAIL: after the rerun {name} differs from the reference")
                 failures += 1
+        left = sorted(f.name for f in out.iterdir())
+        if left != sorted(RESULTS + ("notes.tmp.txt",)):
+            print(f"FAIL: after the rerun the folder holds {left}")
+            failures += 1
+        else:
+            print(f"ok   the rerun removed {len(leftovers)} leftover temporaries ({', '.join(leftovers)}), kept notes.tmp.txt")
     print(f"{failures} failure(s)")
     sys.exit(1 if failures else 0)
 

@@ -44,23 +44,33 @@ std::string SchemaRecorder::document(const std::string& file) const {
   return stem;
 }
 
+std::string SchemaRecorder::scope(const std::string& document, const std::string& path) const {
+  return document.empty() && path.starts_with("workload.") ? workload_kind_ : std::string();
+}
+
+std::string SchemaRecorder::field_id(const std::string& file, const std::string& dotted) const {
+  const std::string d = document(file), p = schema_path(dotted);
+  return d + "\n" + scope(d, p) + "\n" + p;
+}
+
 void SchemaRecorder::mapping(const std::string& file, const std::string& path,
                              std::span<const std::string_view> allowed, const std::string& variant) {
   const std::string d = document(file), p = schema_path(path);
+  const std::string sc = scope(d, p + ".");  // the scope of its keys: `workload` itself is per kind
   for (const Mapping& m : mappings_)
-    if (m.document == d && m.path == p && m.variant == variant) return;
-  Mapping m{d, p, variant, {}};
+    if (m.document == d && m.path == p && m.scope == sc && m.variant == variant) return;
+  Mapping m{d, p, sc, variant, {}};
   for (std::string_view k : allowed) m.keys.emplace_back(k);
   mappings_.push_back(std::move(m));
 }
 
 void SchemaRecorder::required(const std::string& file, const std::string& path) {
-  required_.insert(document(file) + "\n" + schema_path(path));
+  required_.insert(field_id(file, path));
 }
 
 void SchemaRecorder::field(const std::string& file, const std::string& path, const std::string& type,
                            const std::string& constraint) {
-  Field& f = fields_[document(file) + "\n" + schema_path(path)];
+  Field& f = fields_[field_id(file, path)];
   f.type = type;
   if (!constraint.empty()) f.constraint = constraint;
 }
@@ -69,23 +79,27 @@ std::string SchemaRecorder::markdown() const {
   std::vector<const Mapping*> sorted;
   for (const Mapping& m : mappings_) sorted.push_back(&m);
   std::stable_sort(sorted.begin(), sorted.end(), [](const Mapping* a, const Mapping* b) {
-    return std::tie(a->document, a->path, a->variant) < std::tie(b->document, b->path, b->variant);
+    return std::tie(a->document, a->path, a->scope, a->variant) < std::tie(b->document, b->path, b->scope, b->variant);
   });
   std::string out;
   for (const Mapping* m : sorted) {
     const std::string title = m->path.empty() ? "(top level)" : m->path;
+    // `workload` itself says its kind in its variant; the mappings below it name the kind.
+    std::string qualifier = m->path == "workload" || m->scope.empty() ? "" : "workload kind: " + m->scope;
+    if (!m->variant.empty()) qualifier += (qualifier.empty() ? "" : "; ") + m->variant;
     out += fmt::format("\n### {}`{}`{}\n\n", m->document.empty() ? "" : m->document + ": ", title,
-                       m->variant.empty() ? "" : fmt::format(" ({})", m->variant));
+                       qualifier.empty() ? "" : fmt::format(" ({})", qualifier));
     out += "| key | value | constraint | required |\n|---|---|---|---|\n";
     for (const std::string& k : m->keys) {
       const std::string full = m->path.empty() ? k : m->path + "." + k;
-      const std::string id = m->document + "\n" + full;
+      const std::string id = m->document + "\n" + m->scope + "\n" + full;
       const auto f = fields_.find(id);
       std::string type = f == fields_.end() ? "" : f->second.type;
       if (type.empty()) {  // a mapping or list below this one, or a key no shipped scenario sets
         bool below = false;
         for (const Mapping& other : mappings_)
-          below = below || (other.document == m->document && (other.path == full || other.path == full + ".N"));
+          below = below || (other.document == m->document && (other.scope == m->scope || full == "workload") &&
+                            (other.path == full || other.path == full + ".N"));
         type = below ? "mapping (below)" : "(not set by the shipped scenarios)";
         for (const auto& [key, field] : fields_)
           if (key == id + ".N") type = "list of " + field.type;

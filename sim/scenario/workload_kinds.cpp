@@ -12,6 +12,7 @@
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/multiplex_workload.h"
 #include "sim/scenario/overlap_workload.h"
+#include "sim/scenario/schema_recorder.h"
 #include "sim/scenario/serverless_workload.h"
 #include "sim/scenario/transfer_workload.h"
 
@@ -50,6 +51,8 @@ void read_workload(const ConfigNode& workload, const std::string& path, const Wo
   const ConfigEntry* kind = find_entry(workload, "kind");
   const std::string kind_path = join_path(path, "kind");
   if (kind == nullptr) fail_at(workload, kind_path, fmt::format("missing required key '{}'", kind_path));
+  if (SchemaRecorder* r = active_schema_recorder(); r != nullptr && kind->value.kind == ConfigNode::Kind::scalar)
+    r->workload_kind(kind->value.scalar);  // docs/scenario-reference.md: one table per kind
   const std::string name = read_string(kind->value, kind_path);
   for (const WorkloadKind& k : kKinds) {
     if (k.name != name) continue;

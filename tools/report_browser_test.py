@@ -2,9 +2,10 @@
 # File: tools/report_browser_test.py
 # Opens report.html pages in headless Chromium through chromedriver (WebDriver over HTTP, standard
 # library only) and checks what a person would see: the page loads from disk with no console
-# errors, every plot (<svg>) is laid out with a non-zero width and height, and a screenshot comes
-# out as a PNG. Pages: the quickstart (transfers), overlap end to end, colocate, multiplex and a
-# small sweep. Exit 77 (meson: skipped) when chromium or chromedriver is not installed
+# errors, every plot (<svg>) is laid out with a non-zero width and height, the plots each page
+# must have are there (by figure title, each with its own laid-out plot), and a screenshot comes
+# out as a PNG. Pages: the quickstart (transfers), overlap end to end, serverless, colocate,
+# multiplex and a small sweep. Exit 77 (meson: skipped) when chromium or chromedriver is not installed
 # (tools/install-debian-packages.sh installs both).
 # Usage: report_browser_test.py PARALLAX_BIN SOURCE_DIR [SCREENSHOT_DIR]
 import base64
@@ -37,10 +38,21 @@ def free_port():
         return s.getsockname()[1]
 
 
+# Figure titles (the <figcaption>'s bold start) a page must show, each over a plot of non-zero size.
+EXPECTED_FIGURES = {
+    "serverless": ["Per-function latency CDF", "Swaps over time: PCIe", "Swaps over time: NVLink",
+                   "GPU memory occupancy over time"],
+    "colocate": ["LS latency CDF per policy", "SM and bandwidth shares over time: sgdrc",
+                 "SM and bandwidth shares over time: mig"],
+    "multiplex": ["SM share over time", "Bandwidth share over time", "Batch fill per service and policy"],
+}
+
+
 def make_outputs(bin_path, source, work):
     """Runs parallax for each page; returns {name: report.html path}."""
     pages = {}
     for name, scenario in [("quickstart", None), ("overlap-e2e", "scenarios/overlap/end-to-end.yaml"),
+                           ("serverless", "scenarios/serverless/small.yaml"),
                            ("colocate", "scenarios/colocate/sgdrc-h200.yaml"),
                            ("multiplex", "scenarios/multiplex/bursty-h200.yaml")]:
         out = os.path.join(work, name)
@@ -91,6 +103,12 @@ def main():
                     "script": "return Array.from(document.querySelectorAll('svg')).map("
                               "s => { const r = s.getBoundingClientRect(); return [r.width, r.height]; });",
                     "args": []})
+                figures = request(port, "POST", f"/session/{session}/execute/sync", {
+                    "script": "return Array.from(document.querySelectorAll('figure')).map(f => {"
+                              " const b = f.querySelector('figcaption b'); const s = f.querySelector('svg');"
+                              " const r = s ? s.getBoundingClientRect() : {width: 0, height: 0};"
+                              " return [b ? b.textContent.replace(/\\.$/, '') : '', r.width, r.height]; });",
+                    "args": []})
                 logs = request(port, "POST", f"/session/{session}/se/log", {"type": "browser"}) or []
                 errors = [e["message"] for e in logs if e.get("level") == "SEVERE"]
                 png = base64.b64decode(request(port, "GET", f"/session/{session}/screenshot"))
@@ -103,6 +121,9 @@ def main():
                     problems.append("no plots")
                 problems += [f"plot {i} is {w}x{h}" for i, (w, h) in enumerate(sizes) if not (w > 0 and h > 0)]
                 problems += [f"console: {m}" for m in errors]
+                laid_out = {title for title, w, h in figures if w > 0 and h > 0}
+                problems += [f"missing or empty plot '{t}'" for t in EXPECTED_FIGURES.get(name, [])
+                             if t not in laid_out]
                 if not png.startswith(b"\x89PNG\r\n\x1a\n") or len(png) < 1000:
                     problems.append("no PNG screenshot")
                 print(f"{name}: {len(sizes)} plots, sizes {[(round(w), round(h)) for w, h in sizes]}, "

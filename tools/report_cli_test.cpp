@@ -103,7 +103,9 @@ TEST(ReportCli, OverlapGrid) {
 
 TEST(ReportCli, Serverless) {
   const std::string html = run_report("scenarios/serverless/torpor-160.yaml", "serverless");
-  check_page(html, 4);  // latency CDF, SLO attainment, swaps, GPUs
+  check_page(html, 7);  // latency CDF, SLO attainment, swaps, loads over PCIe and NVLink, memory, GPUs
+  for (const char* title : {"Swaps over time: PCIe", "Swaps over time: NVLink", "GPU memory occupancy over time"})
+    EXPECT_NE(html.find(std::string("<b>") + title + ".</b>"), std::string::npos) << title;
   EXPECT_EQ(html, run_report("scenarios/serverless/torpor-160.yaml", "serverless2"));
 }
 
@@ -116,8 +118,12 @@ TEST(ReportCli, OverlapEndToEnd) {
 
 TEST(ReportCli, Colocate) {
   const std::string html = run_report("scenarios/colocate/sgdrc-h200.yaml", "colocate");
-  check_page(html, 4);  // LS latency, LS SLO attainment, BE throughput, utilisation
+  // LS latency, its CDF, LS SLO attainment, BE throughput, utilisation, shares over time per policy (7)
+  check_page(html, 12);
   EXPECT_NE(html.find("sgdrc: LS p99"), std::string::npos);
+  EXPECT_NE(html.find("<b>LS latency CDF per policy.</b>"), std::string::npos);
+  EXPECT_NE(html.find("<b>SM and bandwidth shares over time: sgdrc.</b>"), std::string::npos);
+  EXPECT_EQ(html.find("Not plotted yet"), std::string::npos);
   EXPECT_EQ(html, run_report("scenarios/colocate/sgdrc-h200.yaml", "colocate2"));
 }
 

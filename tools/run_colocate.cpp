@@ -17,9 +17,11 @@
 #include "sim/policies/colocate/colocation_node.h"
 #include "sim/policies/colocate/colocation_presets.h"
 #include "sim/report/chrome_trace.h"
+#include "sim/report/time_bins.h"
 #include "sim/scenario/gpu_partitioning_reader.h"
 #include "sim/scenario/model_catalog.h"
 #include "sim/workload/arrival_process.h"
+#include "tools/colocate_series.h"
 #include "tools/policy_summary.h"
 
 namespace parallax {
@@ -173,6 +175,10 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
   ActivityLog trace_log;
   std::vector<ExtraOutputFile> extra;
   std::vector<PolicyOutcome> outcomes;
+  // timeline.csv and ls_latency.csv (tools/colocate_series.h): every policy, the same bins.
+  const bool series = !options.out_dir.empty();
+  const double bin_s = time_bin_width_s(w.duration_s, kColocateTimelineBins);
+  std::string timeline = kColocateTimelineHeader, latency = kLsLatencyHeader;
   if (!options.quiet)
     std::printf("%-13s %9s %9s %9s %8s %10s %6s %6s\n", "policy", "LS p50 ms", "LS p99 ms", "SLO %", "arrived",
                 "BE batch/s", "SM %", "HBM %");
@@ -183,6 +189,7 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
     auto policy = make_colocation_policy(name, o);
     ColocationSetup policy_setup = setup;
     policy_setup.record_kernels = traced;
+    policy_setup.record_spans = series;
     ColocationNode node(platform, *policy, policy_setup);
     node.start(arrivals);
     engine.run();
@@ -196,6 +203,10 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
                                 policy->runs_be()};
     outcomes.push_back(outcome);
     policies[name] = to_json(m, node.ls_request_solo_s(), outcome, w.slo_target);
+    if (series) {
+      timeline += colocate_timeline_rows(name, node.kernel_spans(), m.makespan_s, bin_s, gpu.sms, gpu.hbm_Bps);
+      latency += ls_latency_cdf_rows(name, m.ls_latencies_s);
+    }
     if (traced) {
       std::ostringstream trace;
       const ChromeTraceStats st = write_chrome_trace(trace, trace_log, {}, annotations_of(node, trace_log));
@@ -216,6 +227,10 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
       std::printf("\n%s vs %s (best baseline with SLO attainment >= %.3g): BE throughput %.2fx, overall %.2fx\n",
                   c->policy.c_str(), c->best_meeting_slo->baseline.c_str(), w.slo_target,
                   c->best_meeting_slo->be_throughput_ratio, c->best_meeting_slo->overall_throughput_ratio);
+  }
+  if (series) {
+    extra.push_back({"timeline.csv", std::move(timeline)});
+    extra.push_back({"ls_latency.csv", std::move(latency)});
   }
   if (!options.out_dir.empty()) std::filesystem::remove(std::filesystem::path(options.out_dir) / "kernels.csv");
   write_policy_outputs(sc, options, summary, nullptr, extra);  // trace.json is in `extra`, with annotations

@@ -28,6 +28,11 @@ std::string read_text(const std::filesystem::path& path) {
   return s.str();
 }
 
+// A CSV the run may not have written (an older directory): empty when absent.
+CsvTable optional_csv(const std::filesystem::path& path) {
+  return std::filesystem::exists(path) ? parse_csv(read_text(path)) : CsvTable{};
+}
+
 // InterDecom on the DES at every feasible degree of the configuration trace.json shows.
 OverlapDegreeCurve degree_curve(const Scenario& sc, const CsvTable& results) {
   OverlapDegreeCurve c;
@@ -66,7 +71,8 @@ void write_run_report(const Scenario& sc, const RunOptions& options) {
   const nlohmann::ordered_json summary = nlohmann::ordered_json::parse(read_text(dir / "summary.json"));
   HtmlReport page;
   if (sc.workload_kind == "serverless") {
-    page = serverless_report_page(summary, parse_csv(read_text(dir / "function_latency.csv")));
+    page = serverless_report_page(summary, parse_csv(read_text(dir / "function_latency.csv")),
+                                  optional_csv(dir / "timeline.csv"));
   } else if (sc.workload_kind == "overlap" && sc.overlap.mode != "end_to_end") {
     const CsvTable results = parse_csv(read_text(dir / "results.csv"));
     page = overlap_report_page(summary, results, degree_curve(sc, results));
@@ -74,10 +80,9 @@ void write_run_report(const Scenario& sc, const RunOptions& options) {
     page = overlap_e2e_report_page(summary, parse_csv(read_text(dir / "results.csv")),
                                    parse_csv(read_text(dir / "ops.csv")));
   } else if (sc.workload_kind == "colocate") {
-    page = colocate_report_page(summary);
+    page = colocate_report_page(summary, optional_csv(dir / "timeline.csv"), optional_csv(dir / "ls_latency.csv"));
   } else if (sc.workload_kind == "multiplex") {
-    const bool shares = std::filesystem::exists(dir / "shares.csv");
-    page = multiplex_report_page(summary, shares ? parse_csv(read_text(dir / "shares.csv")) : CsvTable{});
+    page = multiplex_report_page(summary, optional_csv(dir / "shares.csv"));
   } else {
     page = transfers_report_page(summary);
   }

@@ -17,6 +17,7 @@
 #include "sim/workload/trace_source.h"
 #include "tools/run_report.h"
 #include "tools/serverless_sim.h"
+#include "tools/serverless_timeline.h"
 #include "tools/serverless_trace.h"
 #include "tools/version.h"
 
@@ -77,26 +78,36 @@ void put_metrics(nlohmann::ordered_json& j, const ServerlessSummary& s) {
   j["cold_starts"] = s.cold_starts;
 }
 
-// `trace`: also write trace.json of this policy's run there (empty = none).
+// `trace`: also write trace.json of this policy's run there (empty = none); `timeline`: also
+// record the loads and pool changes for timeline.csv there (nullptr = none).
 ServerlessSummary run_policy(const Scenario& sc, const std::string& name, std::span<const ServerlessArrival> arrivals,
-                             const std::filesystem::path& trace) {
+                             const std::filesystem::path& trace, std::vector<ServerlessTimelineSamples>* timeline) {
   ServerlessSimSetup setup;
   setup.hardware = sc.hardware;
   setup.policy = serverless_policy_preset(name);
   setup.policy.reserve_bytes = static_cast<int64_t>(sc.serverless.reserve_GiB * 1073741824.0);
-  setup.policy.record_pools = !trace.empty();
+  setup.policy.record_timeline = !trace.empty() || timeline != nullptr;
   setup.policy.closed_form = sc.serverless.closed_form;
   setup.models = served_models(sc.serverless.models, sc.hardware);
   for (int64_t f = 0; f < sc.serverless.functions; ++f)
     setup.functions.push_back({fmt::format("f{}", f), static_cast<uint32_t>(f % static_cast<int64_t>(sc.serverless.models.size()))});
   setup.nodes = static_cast<int>(sc.serverless.nodes);
   setup.seed = sc.seed;
-  if (trace.empty()) return simulate_serverless(setup, arrivals, nullptr);
-  return simulate_serverless(setup, arrivals, nullptr, nullptr, [&](std::span<const ServerlessNode* const> nodes) {
+  if (trace.empty() && timeline == nullptr) return simulate_serverless(setup, arrivals, nullptr);
+  ServerlessTimelineSamples samples;
+  ServerlessSummary s = simulate_serverless(setup, arrivals, nullptr, nullptr, [&](std::span<const ServerlessNode* const> nodes) {
+    if (timeline != nullptr) samples = collect_timeline(nodes);
+    if (trace.empty()) return;
     const ChromeTraceStats st = write_serverless_trace(trace, nodes, sc.hardware.gpus.at(0).model);
     if (st.truncated)
       std::fprintf(stderr, "note: trace.json holds the first %zu of %zu activities\n", st.records_written, st.records_total);
   });
+  if (timeline != nullptr) {
+    samples.policy = s.policy;
+    samples.end_s = s.makespan_s;
+    timeline->push_back(std::move(samples));
+  }
+  return s;
 }
 
 }  // namespace
@@ -113,8 +124,10 @@ int run_serverless(const Scenario& sc, const RunOptions& options) {
     std::filesystem::create_directories(dir);
     std::filesystem::remove(dir / "trace.json");
   }
+  std::vector<ServerlessTimelineSamples> timeline;
   for (const std::string& name : sc.serverless.policies)
-    results.push_back(run_policy(sc, name, arrivals, traced && results.empty() ? dir / "trace.json" : std::filesystem::path()));
+    results.push_back(run_policy(sc, name, arrivals, traced && results.empty() ? dir / "trace.json" : std::filesystem::path(),
+                                 options.out_dir.empty() ? nullptr : &timeline));
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   nlohmann::ordered_json summary;
@@ -144,6 +157,7 @@ int run_serverless(const Scenario& sc, const RunOptions& options) {
     std::filesystem::remove(dir / "summary.json");
     std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
     write_file_atomically(dir / "function_latency.csv", csv);
+    write_file_atomically(dir / "timeline.csv", timeline_csv(timeline));
     write_json_atomically(dir / "summary.json", summary);
     write_run_report(sc, options);
   }

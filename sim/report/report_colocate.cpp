@@ -1,15 +1,56 @@
 // File: sim/report/report_colocate.cpp
 // report.html for `workload.kind: colocate`: the latency-sensitive (LS) service's latency against
-// its SLO, its SLO attainment, the best-effort (BE) job's throughput, and SM/HBM utilisation, per
-// policy; from summary.json's policies.<name> (fields in docs/colocate.md).
+// its SLO and its CDF, its SLO attainment, the best-effort (BE) job's throughput, SM/HBM
+// utilisation, and each tenant's SM and bandwidth shares over time, per policy; from summary.json's
+// policies.<name>, ls_latency.csv and timeline.csv (fields in docs/colocate.md).
 #include <fmt/format.h>
 
 #include "sim/report/report_pages.h"
 #include "sim/report/svg_bar_chart.h"
+#include "sim/report/svg_xy_plot.h"
 
 namespace parallax {
 
-HtmlReport colocate_report_page(const nlohmann::ordered_json& summary) {
+namespace {
+
+XyPlot latency_cdf(const std::vector<std::string>& policies, const CsvTable& cdf, double slo_ms) {
+  XyPlot p{.title = "LS latency CDF", .x_label = "LS request latency (ms, log)", .y_label = "fraction of requests",
+           .x_log = true, .y_from_zero = true, .width = 960, .height = 360};
+  for (const std::string& policy : policies) {
+    XySeries s{.name = policy, .style = SeriesStyle::step};
+    for (size_t i = 0; i < cdf.rows.size(); ++i) {
+      if (cdf.cell(i, "policy") != policy) continue;
+      s.x.push_back(1e3 * cdf.number(i, "latency_s"));
+      s.y.push_back(cdf.number(i, "fraction"));
+    }
+    p.series.push_back(std::move(s));
+  }
+  if (slo_ms > 0) p.markers.push_back({slo_ms, fmt::format("SLO {:.3g} ms", slo_ms)});
+  return p;
+}
+
+// One policy's four shares from timeline.csv, in percent, over time in milliseconds.
+XyPlot shares_over_time(const std::string& policy, const CsvTable& timeline) {
+  XyPlot p{.title = policy + ": SM and bandwidth shares", .x_label = "time (ms)", .y_label = "share of the GPU (%)",
+           .y_from_zero = true, .width = 960, .height = 300};
+  for (const auto& [column, name] : std::vector<std::pair<const char*, const char*>>{
+           {"ls_sm_share", "LS SMs"}, {"be_sm_share", "BE SMs"},
+           {"ls_bandwidth_share", "LS HBM bandwidth"}, {"be_bandwidth_share", "BE HBM bandwidth"}}) {
+    XySeries s{.name = name, .style = SeriesStyle::step};
+    for (size_t i = 0; i < timeline.rows.size(); ++i) {
+      if (timeline.cell(i, "policy") != policy) continue;
+      s.x.push_back(1e3 * timeline.number(i, "start_s"));
+      s.y.push_back(100 * timeline.number(i, column));
+    }
+    p.series.push_back(std::move(s));
+  }
+  return p;
+}
+
+}  // namespace
+
+HtmlReport colocate_report_page(const nlohmann::ordered_json& summary, const CsvTable& timeline,
+                                const CsvTable& ls_latency) {
   HtmlReport r = generic_report_page(summary, "colocate");
   const std::vector<std::string> policies = report_policy_names(summary);
   if (policies.empty()) return r;
@@ -35,6 +76,13 @@ HtmlReport colocate_report_page(const nlohmann::ordered_json& summary) {
                        "(its kernels alone on the whole GPU), median, mean and 99th percentile. The dashed line is "
                        "the SLO; a p99 bar above it means more than 1% of requests missed.",
                        render_bar_chart(latency)});
+
+  if (!ls_latency.rows.empty())
+    r.figures.push_back({"LS latency CDF per policy",
+                         "For each policy, the fraction of LS requests that finished within x ms of arriving "
+                         "(queueing included). The dashed line is the SLO: where a curve crosses it is that policy's "
+                         "SLO attainment. From ls_latency.csv.",
+                         render_xy_plot(latency_cdf(policies, ls_latency, slo_ms))});
 
   BarChart att{.title = "LS SLO attainment", .x_label = "policy", .y_label = "requests within SLO (%)"};
   att.categories = policies;
@@ -72,14 +120,21 @@ HtmlReport colocate_report_page(const nlohmann::ordered_json& summary) {
                        "Run averages of the share of SMs busy and of the HBM bandwidth in use, LS and BE together.",
                        render_bar_chart(util)});
 
+  if (!timeline.rows.empty()) {
+    const double bin_ms = 1e3 * (timeline.number(0, "end_s") - timeline.number(0, "start_s"));
+    for (const std::string& p : policies)
+      r.figures.push_back({"SM and bandwidth shares over time: " + p,
+                           fmt::format("Under {}: the SMs the LS and BE kernels could occupy, as a share of the GPU's "
+                                       "SMs, and the HBM bandwidth their useful DRAM bytes took, as a share of the "
+                                       "peak, averaged over {:.3g} ms bins (timeline.csv).",
+                                       p, bin_ms),
+                           render_xy_plot(shares_over_time(p, timeline))});
+  }
+
   for (const std::string& p : policies)
     r.summary.emplace_back(fmt::format("{}: LS p99 / SLO attainment / BE", p),
                            fmt::format("{:.4g} ms / {:.2f}% / {:.4g}", 1e3 * metric(p, "ls_p99_latency_s"),
                                        100 * metric(p, "ls_slo_attainment"), metric(p, "be_throughput")));
-  r.notes.push_back(
-      "Not plotted yet: the LS latency CDF and SM shares over time need per-request latencies and a share time "
-      "series, which the colocate runner does not write; trace.json shows the traced policy's kernels per "
-      "partition.");
   return r;
 }
 

@@ -52,11 +52,16 @@ HtmlReport overlap_report_page(const nlohmann::ordered_json& summary, const CsvT
 HtmlReport overlap_e2e_report_page(const nlohmann::ordered_json& summary, const CsvTable& results,
                                    const CsvTable& ops);
 
-// serverless: per-function P98/SLO CDF per policy, SLO attainment, swaps and cold starts, GPUs.
-HtmlReport serverless_report_page(const nlohmann::ordered_json& summary, const CsvTable& function_latency);
+// serverless: per-function P98/SLO CDF per policy, SLO attainment, swaps and cold starts, GPUs;
+// loads per path and GPU memory in use over time from timeline.csv (empty table: no such plots).
+HtmlReport serverless_report_page(const nlohmann::ordered_json& summary, const CsvTable& function_latency,
+                                  const CsvTable& timeline);
 
-// colocate: LS latency vs SLO, LS SLO attainment, BE throughput, SM/HBM utilisation per policy.
-HtmlReport colocate_report_page(const nlohmann::ordered_json& summary);
+// colocate: LS latency vs SLO and its CDF (ls_latency.csv), LS SLO attainment, BE throughput,
+// SM/HBM utilisation per policy, and per policy the SM and bandwidth shares over time
+// (timeline.csv); an empty table leaves its plots out.
+HtmlReport colocate_report_page(const nlohmann::ordered_json& summary, const CsvTable& timeline,
+                                const CsvTable& ls_latency);
 
 // A sweep folder: sweep.json's fields, the chosen metric over the swept axes, the points table.
 HtmlReport sweep_report_page(const nlohmann::ordered_json& sweep, const CsvTable& results);

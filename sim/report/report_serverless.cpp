@@ -1,7 +1,8 @@
 // File: sim/report/report_serverless.cpp
 // report.html for `workload.kind: serverless`: per-function latency against the SLO per policy,
-// SLO attainment, swaps and cold starts, GPUs used; from summary.json's policies.<name> and
-// function_latency.csv (fields in docs/serverless.md).
+// SLO attainment, swaps and cold starts, GPUs used, and over time the model loads by path and the
+// GPU memory in use; from summary.json's policies.<name>, function_latency.csv and timeline.csv
+// (fields in docs/serverless.md).
 #include <algorithm>
 #include <map>
 
@@ -43,9 +44,55 @@ XyPlot latency_cdf(const std::vector<std::string>& policies, const CsvTable& csv
   return p;
 }
 
+// One line per policy over timeline.csv's bins (x: bin start in seconds), y = value(row).
+template <typename Value>
+XyPlot timeline_plot(const std::vector<std::string>& policies, const CsvTable& timeline, XyPlot p, Value value) {
+  p.x_label = "time (s)";
+  p.y_from_zero = true;
+  p.width = 960;
+  p.height = 340;
+  for (const std::string& policy : policies) {
+    XySeries s{.name = policy, .style = SeriesStyle::step, .x = {}, .y = {}, .colour = {}, .tips = {}};
+    for (size_t i = 0; i < timeline.rows.size(); ++i) {
+      if (timeline.cell(i, "policy") != policy) continue;
+      s.x.push_back(timeline.number(i, "start_s"));
+      s.y.push_back(value(i));
+    }
+    p.series.push_back(std::move(s));
+  }
+  return p;
+}
+
+void add_timeline_figures(HtmlReport& r, const std::vector<std::string>& policies, const CsvTable& timeline) {
+  const double bin_s = timeline.number(0, "end_s") - timeline.number(0, "start_s");
+  const std::string bins = fmt::format("{:.3g} s bins; timeline.csv has the numbers", bin_s);
+  for (const auto& [path, column] : std::vector<std::pair<const char*, const char*>>{{"PCIe", "swap_bytes_pcie"},
+                                                                                     {"NVLink", "swap_bytes_nvlink"}}) {
+    const XyPlot plot = timeline_plot(policies, timeline,
+                                      {.title = fmt::format("Model loads over {}", path),
+                                       .y_label = fmt::format("GB/s loaded over {}", path)},
+                                      [&, column = column](size_t i) { return timeline.number(i, column) / bin_s / 1e9; });
+    r.figures.push_back({fmt::format("Swaps over time: {}", path),
+                         fmt::format("Model bytes loaded into GPU memory over {} per second of simulated time, per "
+                                     "policy, counted in the bin where the load started ({}, with the swap counts).",
+                                     path == std::string("PCIe") ? "PCIe from host memory (swaps and cold starts)"
+                                                                 : "NVLink from a peer GPU",
+                                     bins),
+                         render_xy_plot(plot)});
+  }
+  const XyPlot memory = timeline_plot(policies, timeline,
+                                      {.title = "GPU memory in use", .y_label = "model memory, all GPUs (GiB)"},
+                                      [&](size_t i) { return timeline.number(i, "gpu_memory_used_bytes") / 1073741824.0; });
+  r.figures.push_back({"GPU memory occupancy over time",
+                       "Model memory in use summed over every GPU of every node, time-weighted mean over each bin (" +
+                           bins + ").",
+                       render_xy_plot(memory)});
+}
+
 }  // namespace
 
-HtmlReport serverless_report_page(const nlohmann::ordered_json& summary, const CsvTable& function_latency) {
+HtmlReport serverless_report_page(const nlohmann::ordered_json& summary, const CsvTable& function_latency,
+                                  const CsvTable& timeline) {
   HtmlReport r = generic_report_page(summary, "serverless");
   const std::vector<std::string> policies = report_policy_names(summary);
   if (policies.empty()) return r;
@@ -83,6 +130,8 @@ HtmlReport serverless_report_page(const nlohmann::ordered_json& summary, const C
                        "Model loads into GPU memory by path (host over PCIe, or a peer GPU over NVLink), cold starts "
                        "(a new instance started), and evictions from GPU memory, summed over the run.",
                        render_bar_chart(moves)});
+
+  if (!timeline.rows.empty()) add_timeline_figures(r, policies, timeline);
 
   BarChart gpus{.title = "GPUs used", .x_label = "policy", .y_label = "GPUs used"};
   gpus.categories = policies;

@@ -110,7 +110,12 @@ TEST(HtmlReport, SectionsInlineAndNoWallClock) {
   const CsvTable csv = parse_csv(
       "policy,function,model,arrived,finished,dropped,cold_starts,p50_s,p98_s,p99_s,mean_queue_s,slo_s,compliant\n"
       "torpor,f0,m,3,3,0,0,0.01,0.02,0.02,0,0.1,1\nnative,f0,m,3,3,0,0,0.3,0.4,0.5,0,0.1,0\n");
-  HtmlReport page = serverless_report_page(summary, csv);
+  const CsvTable timeline = parse_csv(
+      "policy,start_s,end_s,swaps_pcie,swaps_nvlink,swap_bytes_pcie,swap_bytes_nvlink,gpu_memory_used_bytes\n"
+      "torpor,0,1,2,1,2000000000,1000000000,3000000000\ntorpor,1,2,0,0,0,0,3000000000\n"
+      "native,0,1,1,0,1000000000,0,1000000000\nnative,1,2,0,0,0,0,1000000000\n");
+  EXPECT_EQ(serverless_report_page(summary, csv, CsvTable{}).figures.size(), 4u);  // no timeline: no time plots
+  HtmlReport page = serverless_report_page(summary, csv, timeline);
   page.scenario = {"s<1>", "a.yaml", "name: s<1>\n"};
   page.provenance = {{"seed", "7"}};
   const std::string html = render_html_report(page);
@@ -126,7 +131,8 @@ TEST(HtmlReport, SectionsInlineAndNoWallClock) {
     EXPECT_EQ(xml_shape_error(std::string_view(html).substr(at, end - at)), "");
     ++svgs;
   }
-  EXPECT_EQ(svgs, 4u);  // CDF, attainment, swaps, GPUs
+  EXPECT_EQ(svgs, 7u);  // CDF, attainment, swaps, PCIe and NVLink loads over time, memory over time, GPUs
+  EXPECT_NE(html.find("GPU memory occupancy over time"), std::string::npos);
   EXPECT_EQ(html, render_html_report(page));
 }
 

@@ -65,12 +65,19 @@ ActivityId ColocationNode::launch(const NamedKernel& k, const KernelPlacement& w
   useful_flops_ += k.shape.flops;
   bytes_ += k.shape.dram_bytes;
   const ActivityId id = platform_.launch(setup_.gpu.gpu, where.partition, p, *this, tag);
+  if (setup_.record_spans) open_span_[ls] = {platform_.now(), Time::zero(), ls, s, k.shape.dram_bytes};
   if (setup_.record_kernels) {
     const double solo = kernel_time_s(k.shape, d, std::min(k.shape.sm_need(), d.sms), 1.0) - d.launch_s;
     notes_.push_back({id, ls, s, solo, alpha, wait_s});
     if (ls) request_activities_[ls_request_].push_back(id);
   }
   return id;
+}
+
+void ColocationNode::close_span(bool ls, Time now) {
+  if (!setup_.record_spans) return;
+  open_span_[ls].end = now;
+  spans_.push_back(open_span_[ls]);
 }
 
 void ColocationNode::on_complete(uint64_t tag) {
@@ -88,6 +95,7 @@ void ColocationNode::on_complete(uint64_t tag) {
     return;
   }
   last_finish_ = std::max(last_finish_, now);
+  close_span(kind == 1, now);
   if (kind == 1) {
     ls_kernel_running_ = false;
     if (++ls_kernel_ < setup_.ls_kernels.size()) {

@@ -48,6 +48,15 @@ struct ColocationKernelNote {
   double wait_s = 0;    // LS: time held back by BE eviction before the launch
 };
 
+// One kernel from launch to finish (kept with ColocationSetup::record_spans: the report's SM and
+// bandwidth shares over time).
+struct ColocationKernelSpan {
+  Time start, end;
+  bool ls = false;
+  int sms = 0;            // SMs it may occupy (max_sms)
+  double dram_bytes = 0;  // useful DRAM bytes, as hbm_utilisation counts them
+};
+
 struct ColocationSetup {
   ColocationGpu gpu;
   std::vector<NamedKernel> ls_kernels;   // one LS request
@@ -57,6 +66,7 @@ struct ColocationSetup {
   InterferenceCoefficients interference;
   bool interference_on = true;
   bool record_kernels = false;           // keep kernel_notes() and request_activities()
+  bool record_spans = false;             // keep kernel_spans()
 };
 
 class ColocationNode final : private CompletionListener {
@@ -69,6 +79,8 @@ class ColocationNode final : private CompletionListener {
   // The isolated time of one LS request on the whole GPU (Σ kernel_time_s on all SMs).
   double ls_request_solo_s() const { return ls_solo_s_; }
   const std::vector<ColocationKernelNote>& kernel_notes() const { return notes_; }
+  // Every finished kernel, LS and BE, in finish order (record_spans).
+  const std::vector<ColocationKernelSpan>& kernel_spans() const { return spans_; }
   // Per LS request (arrival order): its arrival, finish and the activity ids of its kernels.
   const std::vector<std::vector<ActivityId>>& request_activities() const { return request_activities_; }
   std::span<const Time> arrivals() const { return arrivals_; }
@@ -108,6 +120,9 @@ class ColocationNode final : private CompletionListener {
   Time last_finish_;
   Time be_last_finish_;
   std::vector<ColocationKernelNote> notes_;
+  std::vector<ColocationKernelSpan> spans_;
+  ColocationKernelSpan open_span_[2];  // the kernel in flight, [0] BE, [1] LS (one each at most)
+  void close_span(bool ls, Time now);
   std::vector<std::vector<ActivityId>> request_activities_;
 };
 

@@ -67,8 +67,19 @@ void ServerlessNode::place_native() {
   for (int g = 0; g < static_cast<int>(pools_.size()); ++g) sample_pool(g);
 }
 
+void ServerlessNode::count_load(SwapSource source, int64_t bytes) {
+  if (source == SwapSource::peer) {
+    ++counters_.nvlink;
+    counters_.nvlink_bytes += static_cast<double>(bytes);
+  } else {
+    ++counters_.pcie;
+    counters_.pcie_bytes += static_cast<double>(bytes);
+  }
+  if (policy_.record_timeline) load_samples_.push_back({platform_.now(), source, bytes});
+}
+
 void ServerlessNode::sample_pool(int gpu) {
-  if (!policy_.record_pools) return;
+  if (!policy_.record_timeline) return;
   const auto g = static_cast<size_t>(gpu);
   pool_samples_[g].push_back({platform_.now(), pools_[g]->used_bytes(), evictions_per_gpu_[g]});
 }
@@ -235,8 +246,6 @@ bool ServerlessNode::try_dispatch_swap(uint32_t request) {
       job.source_index = p.peer;
       job.group_overhead = policy_.peer_group_overhead;
       activity = GpuActivity::run_nvlink;
-      ++counters_.nvlink;
-      counters_.nvlink_bytes += static_cast<double>(m.param_bytes);
     } else {
       job.source_index = links_.host;
       job.group_overhead = policy_.host_group_overhead;
@@ -244,9 +253,8 @@ bool ServerlessNode::try_dispatch_swap(uint32_t request) {
       activity = m.heaviness == ModelClass::light    ? GpuActivity::pcie_light
                  : m.heaviness == ModelClass::median ? GpuActivity::pcie_median
                                                      : GpuActivity::pcie_heavy;
-      ++counters_.pcie;
-      counters_.pcie_bytes += static_cast<double>(m.param_bytes);
     }
+    count_load(p.source, m.param_bytes);
   }
   if (p.source != SwapSource::none && policy_.closed_form) job.route = lone_route(p.gpu, job);
   run(request, p.gpu, job, activity);

@@ -50,6 +50,14 @@ struct PoolSample {
   uint64_t evictions = 0;  // on this GPU so far
 };
 
+// One model load into GPU memory (recorded when the policy asks: the report's swap timeline): when
+// it started, its path (host = PCIe, peer = NVLink) and the bytes moved.
+struct LoadSample {
+  Time at;
+  SwapSource source = SwapSource::none;
+  int64_t bytes = 0;
+};
+
 struct SwapCounters {
   uint64_t pcie = 0, nvlink = 0, evictions = 0, cold_starts = 0;
   double pcie_bytes = 0, nvlink_bytes = 0;
@@ -71,8 +79,10 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
 
   const std::vector<RequestRecord>& requests() const { return requests_; }
   const SwapCounters& counters() const { return counters_; }
-  // Per GPU, every change of its pool (ServerlessPolicy::record_pools), in time order.
+  // Per GPU, every change of its pool (ServerlessPolicy::record_timeline), in time order.
   const std::vector<std::vector<PoolSample>>& pool_samples() const { return pool_samples_; }
+  // Every model load on the node, in start order (ServerlessPolicy::record_timeline).
+  const std::vector<LoadSample>& load_samples() const { return load_samples_; }
   const GpuMemoryPool& pool(int gpu) const { return *pools_[static_cast<size_t>(gpu)]; }
   const std::vector<ServedFunction>& functions() const { return functions_; }
   const std::vector<ServedModel>& models() const { return models_; }
@@ -144,7 +154,10 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   uint64_t outstanding_ = 0;
   std::vector<std::vector<PoolSample>> pool_samples_;
   std::vector<uint64_t> evictions_per_gpu_;
+  std::vector<LoadSample> load_samples_;
   void sample_pool(int gpu);
+  // Counts a load of `bytes` over `source`'s path (swaps_pcie/nvlink and their bytes) and records it.
+  void count_load(SwapSource source, int64_t bytes);
   bool dispatching_ = false;
   bool resort_pending_ = false;
 };

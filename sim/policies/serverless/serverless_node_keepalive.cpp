@@ -114,8 +114,7 @@ void ServerlessNode::keepalive_tick() {
       if (now <= arrivals_.back().at) launched_ever_[f] = true;  // started while the trace ran
       const ServedModel& m = model_of(f);
       ++counters_.cold_starts;
-      ++counters_.pcie;
-      counters_.pcie_bytes += static_cast<double>(m.param_bytes);
+      count_load(SwapSource::host, m.param_bytes);
       const Time start = m.cold_start > Time::zero() ? m.cold_start : policy_.cold_start;
       platform_.call_at(now + start, *this, kColdStartBase + f);
     }

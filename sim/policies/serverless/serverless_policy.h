@@ -51,8 +51,9 @@ struct ServerlessPolicy {
   // Compute resident runs and loads no other load contends with in closed form (swap_executor.h);
   // false: every copy and kernel goes through the platform (the reference for the tests).
   bool closed_form = true;
-  // Record every pool change per GPU (ServerlessNode::pool_samples), for trace.json.
-  bool record_pools = false;
+  // Record every pool change per GPU and every model load (ServerlessNode::pool_samples,
+  // load_samples), for trace.json and the report's timeline (timeline.csv).
+  bool record_timeline = false;
 };
 
 }  // namespace parallax

@@ -78,4 +78,18 @@ TEST(MultiplexCli, MalformedPodRowExitsTwoWithFileAndLine) {
   EXPECT_NE(r.output.find("gpu_milli"), std::string::npos) << r.output;
 }
 
+// Weights that cannot fit: all services on the whole GPU (mps), or each on a MIG instance.
+TEST(MultiplexCli, WeightsBeyondTheGpuExitTwoAtTheServices) {
+  const Result r = run("run " + (kSource / "tests/data/multiplex/weights-exceed-gpu.yaml").string() + " --quiet");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("weights-exceed-gpu.yaml:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("weights need 145 GiB together"), std::string::npos) << r.output;
+}
+
+TEST(MultiplexCli, WeightsThatLeaveNoMigLayoutExitTwo) {
+  const Result r = run("run " + (kSource / "tests/data/multiplex/weights-no-mig-layout.yaml").string() + " --quiet");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("policy mig: MIG search: no legal layout"), std::string::npos) << r.output;
+}
+
 }  // namespace

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <stdexcept>
 
 #include "models/inference_kernels.h"
 #include "sim/engine/engine.h"
@@ -16,6 +17,7 @@
 #include "sim/policies/multiplex/rigid_mig_multiplex.h"
 #include "sim/policies/multiplex/static_multiplex.h"
 #include "sim/scenario/gpu_partitioning_reader.h"
+#include "sim/scenario/input_error.h"
 #include "sim/scenario/model_catalog.h"
 #include "sim/workload/arrival_process.h"
 #include "tools/policy_summary.h"
@@ -33,6 +35,7 @@ ServiceModel service_model(const MultiplexServiceSpec& spec, double mean_rate_pe
   s.name = spec.name;
   s.rate_per_s = mean_rate_per_s;
   s.batcher = {spec.max_batch, Time::seconds(spec.timeout_s), Time::seconds(spec.slo_s)};
+  s.memory_bytes = spec.weight_bytes;
   s.kernels_by_batch.resize(static_cast<size_t>(spec.max_batch) + 1);
   for (int n = 1; n <= spec.max_batch; ++n) s.kernels_by_batch[static_cast<size_t>(n)] = inference_kernels(spec.model, layers, n);
   return s;
@@ -128,6 +131,7 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     j["slo_s"] = s.slo_s;
     j["arrivals_kind"] = s.arrivals.kind;
     j["mean_rate_per_s"] = services[i].rate_per_s;
+    j["weights_GiB"] = s.weight_bytes / (1024.0 * 1024 * 1024);
     j["requests"] = arrivals[i].size();
     offered[s.name] = j;
   }
@@ -146,7 +150,11 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     SimPlatform platform(engine, sc.hardware, traced ? &trace_log : nullptr);
     auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s));
     MultiplexNode node(platform, *policy, mgpu, services, Time::seconds(w.duration_s));
-    node.start(arrivals);
+    try {
+      node.start(arrivals);  // the policy's setup: a MIG layout may not exist for these services' memory
+    } catch (const std::invalid_argument& e) {
+      throw InputError(SourceLocation{sc.source, 0, 0}, "workload.services", fmt::format("policy {}: {}", name, e.what()));
+    }
     engine.run();
     const MultiplexMetrics m = node.metrics();
     nlohmann::ordered_json p;

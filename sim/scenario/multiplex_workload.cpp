@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "sim/scenario/arrival_spec_reader.h"
@@ -34,7 +35,42 @@ MultiplexServiceSpec read_service(const ConfigNode& node, const std::string& pat
   s.timeout_s = read_non_negative(f.required("timeout_ms"), f.path_of("timeout_ms")) * 1e-3;
   s.slo_s = read_positive(f.required("slo_ms"), f.path_of("slo_ms")) * 1e-3;
   s.arrivals = read_arrival_process_spec(f.required("arrivals"), f.path_of("arrivals"), context);
+  s.weight_bytes = static_cast<double>(catalog.find(s.model)->param_bytes());
   return s;
+}
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
+// The services' weights against the GPU's memory (docs/multiplex.md, Memory): all of them at once
+// under the whole-GPU policies, each in the largest MIG instance under mig (the layout search then
+// gives a service only instances its weights fit in).
+void check_memory(const ConfigNode& services, const std::string& services_path, const MultiplexWorkloadSpec& w,
+                  const GpuSpec& gpu, const GpuPartitioning& parts) {
+  const auto listed = [&](const char* p) { return std::find(w.policies.begin(), w.policies.end(), p) != w.policies.end(); };
+  const auto describe = [](const MultiplexServiceSpec& s) {
+    return fmt::format("service '{}' ({}) needs {:.3g} GiB for its weights alone", s.name, s.model,
+                       s.weight_bytes / kGiB);
+  };
+  if (listed("mig")) {
+    double largest = 0;
+    for (const MigProfile& p : parts.profiles) largest = std::max(largest, p.memory_GiB);
+    for (size_t i = 0; i < w.services.size(); ++i)
+      if (w.services[i].weight_bytes > largest * kGiB)
+        fail_at(services.items[i], join_path(services_path, i),
+                fmt::format("{}, more than the largest MIG instance of a {} ({:.3g} GiB)", describe(w.services[i]),
+                            parts.name, largest));
+  }
+  if (listed("timeslice") || listed("mps") || listed("elastic")) {
+    double total = 0;
+    for (const MultiplexServiceSpec& s : w.services) total += s.weight_bytes;
+    if (gpu.memory_bytes > 0 && total > static_cast<double>(gpu.memory_bytes))
+      fail_at(services, services_path,
+              fmt::format("the services' weights need {:.3g} GiB together, more than the {}'s {:.3g} GiB (largest: {})",
+                          total / kGiB, gpu.model, static_cast<double>(gpu.memory_bytes) / kGiB,
+                          describe(*std::max_element(w.services.begin(), w.services.end(), [](const auto& a, const auto& b) {
+                            return a.weight_bytes < b.weight_bytes;
+                          }))));
+  }
 }
 
 }  // namespace
@@ -71,6 +107,7 @@ void read_multiplex_workload(const ConfigNode& workload, const std::string& path
   } catch (const InputError& e) {
     fail_at(workload, path, e.what());
   }
+  check_memory(services, services_path, w, scenario.hardware.gpus[0], gpu_partitioning_for(model));
   if (catalog_gpu_kind(model) < 0)
     fail_at(workload, path, fmt::format("the model catalog has no figures for GPU '{}'", model));
   if (const ConfigNode* c = f.optional("elastic_resize_cost_us"))

@@ -40,6 +40,12 @@ struct MultiplexServiceSpec {
   double timeout_s = 0;
   double slo_s = 0;
   ArrivalProcessSpec arrivals;
+  // Device memory the service needs at least: the catalog model's weights. Activations, workspace
+  // and KV cache come on top and are not counted (the kernel model's activation *traffic* is no
+  // estimate of live memory), so the check below never refuses a service that would fit. The
+  // loader fails with exit 2 when the services' weights do not fit the GPU together (timeslice,
+  // mps, elastic) or a service's weights fit no MIG instance (mig).
+  double weight_bytes = 0;
 };
 
 struct MultiplexWorkloadSpec {

@@ -23,6 +23,8 @@ double service_capacity_rps(const ServiceModel& service, const DeviceRates& rate
 
 namespace {
 
+bool fits(const ServiceModel& s, const MigProfile& p) { return s.memory_bytes <= p.memory_GiB * 1024.0 * 1024 * 1024; }
+
 struct Search {
   const GpuPartitioning& gpu;
   std::span<const ServiceModel> services;
@@ -63,6 +65,7 @@ struct Search {
       const MigProfile& prof = gpu.profiles[p];
       if (compute_used + prof.compute_slices > gpu.mig_compute_slices) continue;
       if (instances_of_profile[p] >= prof.max_instances) continue;
+      if (!fits(services[i], prof)) continue;
       for (int start : prof.starts) {
         if (start < 0 || start + prof.memory_slices > gpu.mig_memory_slices) continue;
         const uint32_t mask = ((1u << prof.memory_slices) - 1u) << start;
@@ -94,10 +97,17 @@ MigSearchResult best_mig_layout(const GpuPartitioning& gpu, const DeviceRates& r
                                          static_cast<double>(p.memory_slices) / gpu.mig_memory_slices));
     s.capacity.push_back(std::move(row));
   }
+  for (const ServiceModel& svc : services)
+    if (std::none_of(gpu.profiles.begin(), gpu.profiles.end(), [&](const MigProfile& p) { return fits(svc, p); }))
+      throw std::invalid_argument(fmt::format("MIG search: service '{}' needs {:.3g} GiB, more than any MIG instance of a {}",
+                                              svc.name, svc.memory_bytes / (1024.0 * 1024 * 1024), gpu.name));
   s.assign(0, 0, 0);
   if (!s.found)
-    throw std::invalid_argument(fmt::format("MIG search: no legal layout of a {} gives {} services an instance each",
-                                            gpu.name, services.size()));
+    throw std::invalid_argument(fmt::format(
+        "MIG search: no legal layout of a {} gives {} services an instance each{}", gpu.name, services.size(),
+        std::any_of(services.begin(), services.end(), [](const ServiceModel& v) { return v.memory_bytes > 0; })
+            ? " that holds its weights"
+            : ""));
   return s.best;
 }
 

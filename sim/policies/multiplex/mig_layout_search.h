@@ -8,7 +8,8 @@
 // (batch_latency.h). The layout with the highest score wins; ties go to the first in enumeration
 // order (profiles in file order, starts ascending, services in order), so the search is
 // deterministic. Pruning (memory-slice overlap, compute slices, instance counts) only skips
-// layouts; every returned layout has passed check_mig_layout.
+// layouts; every returned layout has passed check_mig_layout. A profile whose memory is less than
+// a service's memory_bytes is never given to it (the model would not fit: an OOM on hardware).
 //
 //   H200, services A (heavy) and B (light): 4g.71gb@0 for A and 3g.71gb@4 for B beats 3g+3g when
 //   A offers more than B.

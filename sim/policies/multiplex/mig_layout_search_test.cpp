@@ -46,5 +46,27 @@ TEST(MigLayoutSearch, TooManyServicesIsAnError) {
   EXPECT_THROW(best_mig_layout(parts, gpu_of(parts).rates, svcs), std::invalid_argument);
 }
 
+// Five light services each get a 1g.18gb (16.5 GiB); with 20 GiB of weights a service
+// needs a 2g.35gb at least, and weights above the 7g's 131 GiB fit nowhere.
+TEST(MigLayoutSearch, ServiceGetsOnlyInstancesItsWeightsFitIn) {
+  const GpuPartitioning parts = h200_parts();
+  std::vector<ServiceModel> svcs;
+  for (int i = 0; i < 5; ++i) svcs.push_back(service(fmt::format("s{}", i), 100, 4, 50));
+  svcs[2].memory_bytes = 20.0 * 1024 * 1024 * 1024;
+  const MigSearchResult r = best_mig_layout(parts, gpu_of(parts).rates, svcs);
+  EXPECT_NO_THROW(check_mig_layout(parts, r.placements));
+  EXPECT_GE(static_cast<double>(r.instances[2].memory_bytes), svcs[2].memory_bytes);
+  for (size_t i = 0; i < svcs.size(); ++i) {
+    if (i == 2) continue;
+    EXPECT_EQ(r.placements[i].profile, "1g.18gb") << i;
+  }
+  svcs[2].memory_bytes = 132.0 * 1024 * 1024 * 1024;
+  EXPECT_THROW(best_mig_layout(parts, gpu_of(parts).rates, svcs), std::invalid_argument);
+  // Four services that each need a 2g (2 compute slices) do not fit in 7 slices.
+  for (ServiceModel& svc : svcs) svc.memory_bytes = 20.0 * 1024 * 1024 * 1024;
+  svcs.pop_back();
+  EXPECT_THROW(best_mig_layout(parts, gpu_of(parts).rates, svcs), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace parallax

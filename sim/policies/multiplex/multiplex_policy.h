@@ -24,6 +24,9 @@ struct ServiceModel {
   std::vector<std::vector<NamedKernel>> kernels_by_batch;
   double rate_per_s = 0;  // mean offered load
   BatcherConfig batcher;
+  // Device memory the service needs at least (its weights; 0 = not checked): a MIG instance with
+  // less memory cannot host it (mig_layout_search.h).
+  double memory_bytes = 0;
 };
 
 struct MultiplexGpu {

@@ -212,7 +212,8 @@ NcclTestsLog parse_nccl_tests_log(std::string_view text, const std::string& path
       continue;
     }
     const auto t = tokens(line);
-    if (!layout || !all_digits(t.front())) continue;  // someone else's output
+    // A line of only \v or \f (blank to isspace, not to the " \t" skip above) has no token.
+    if (!layout || t.empty() || !all_digits(t.front())) continue;  // someone else's output
     NcclTestsRow r = parser.row(line_no, t, *layout);
     if (r.bytes > 0) log.rows.push_back(std::move(r));
   }

@@ -100,5 +100,32 @@ TEST(ConfigTree, AliasBombIsRefused) {
   EXPECT_EQ(find_entry(find_entry(ok, "use")->value, "GBps")->value.scalar, "1");
 }
 
+TEST(ConfigTree, RecursiveAliasIsRefusedNotOverflowed) {
+  // The anchored list contains an alias to itself: a cycle, found by the fuzzer as a stack overflow.
+  try {
+    parse_config_tree("x: 1\nloop: &l [1, *l]\n", "cycle.yaml");
+    FAIL() << "expected an error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("cycle.yaml:2:", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("recursive alias"), std::string::npos) << e.what();
+  }
+  // The same through a mapping value.
+  EXPECT_THROW(parse_config_tree("m: &m {a: *m}\n", "cycle.yaml"), InputError);
+}
+
+TEST(ConfigTree, NestingDepthIsBounded) {
+  auto nested = [](size_t depth) { return std::string(depth, '[') + "1" + std::string(depth, ']') + "\n"; };
+  // kMaxConfigDepth levels are accepted, one more is a located error.
+  EXPECT_NO_THROW(parse_config_tree(nested(kMaxConfigDepth), "deep.yaml"));
+  try {
+    parse_config_tree(nested(kMaxConfigDepth + 1), "deep.yaml");
+    FAIL() << "expected an error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              fmt::format("deep.yaml:1:{}: document nests lists and mappings more than {} levels deep; refusing it",
+                          kMaxConfigDepth + 1, kMaxConfigDepth));
+  }
+}
+
 }  // namespace
 }  // namespace parallax

@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <optional>
+#include <vector>
 #include <sstream>
 
 namespace parallax {
@@ -19,18 +20,37 @@ SourceLocation location_of(const YAML::Mark& mark, const std::string& file) {
   return SourceLocation{file, mark.line + 1, mark.column + 1};
 }
 
+// Why a document was refused before its tree is built.
+enum class Refusal { none, too_many_nodes, too_deep, recursive_alias };
+
 // Counts the nodes a document expands to, visiting shared (aliased) nodes once per use, and
-// stops at the budget: this bounds both the work here and the size of the tree built next.
-bool within_budget(const YAML::Node& node, size_t& visited) {
-  if (++visited > kMaxConfigNodes) return false;
+// stops at the budget: this bounds both the work here and the size of the tree built next. The
+// depth limit bounds the recursion here and in TreeBuilder; an anchor whose node contains an
+// alias to itself is a cycle, which the depth limit catches and the ancestor check names.
+// `where` gets the node at which a depth refusal happened.
+Refusal within_budget(const YAML::Node& node, size_t& visited, std::vector<YAML::Node>& ancestors,
+                      YAML::Mark& where) {
+  if (++visited > kMaxConfigNodes) return Refusal::too_many_nodes;
+  if (!node.IsSequence() && !node.IsMap()) return Refusal::none;
+  if (ancestors.size() >= kMaxConfigDepth) {
+    where = node.Mark();
+    for (const YAML::Node& a : ancestors)
+      if (a.is(node)) return Refusal::recursive_alias;
+    return Refusal::too_deep;
+  }
+  ancestors.push_back(node);
+  Refusal r = Refusal::none;
   if (node.IsSequence()) {
     for (const YAML::Node& item : node)
-      if (!within_budget(item, visited)) return false;
-  } else if (node.IsMap()) {
-    for (const auto& kv : node)
-      if (!within_budget(kv.first, visited) || !within_budget(kv.second, visited)) return false;
+      if ((r = within_budget(item, visited, ancestors, where)) != Refusal::none) break;
+  } else {
+    for (const auto& kv : node) {
+      if ((r = within_budget(kv.first, visited, ancestors, where)) != Refusal::none) break;
+      if ((r = within_budget(kv.second, visited, ancestors, where)) != Refusal::none) break;
+    }
   }
-  return true;
+  ancestors.pop_back();
+  return r;
 }
 
 class TreeBuilder {
@@ -149,10 +169,22 @@ ConfigNode parse_config_tree(std::string_view text, const std::string& file) {
   }
   if (documents.empty()) return ConfigNode{ConfigNode::Kind::null, {}, {}, {}, SourceLocation{file, 0, 0}};
   size_t visited = 0;
-  if (!within_budget(documents[0], visited))
-    throw InputError(SourceLocation{file, 0, 0}, "",
-                     fmt::format("document expands to more than {} nodes (aliases included); refusing it",
-                                 kMaxConfigNodes));
+  std::vector<YAML::Node> ancestors;
+  YAML::Mark deep_at = YAML::Mark::null_mark();
+  switch (within_budget(documents[0], visited, ancestors, deep_at)) {
+    case Refusal::none: break;
+    case Refusal::too_many_nodes:
+      throw InputError(SourceLocation{file, 0, 0}, "",
+                       fmt::format("document expands to more than {} nodes (aliases included); refusing it",
+                                   kMaxConfigNodes));
+    case Refusal::too_deep:
+      throw InputError(location_of(deep_at, file), "",
+                       fmt::format("document nests lists and mappings more than {} levels deep; refusing it",
+                                   kMaxConfigDepth));
+    case Refusal::recursive_alias:
+      throw InputError(location_of(deep_at, file), "",
+                       "document contains a recursive alias (an anchored node that refers to itself); refusing it");
+  }
   try {
     return TreeBuilder(file).build(documents[0], SourceLocation{file, 1, 1});
   } catch (const YAML::Exception& e) {

@@ -32,9 +32,12 @@ struct ConfigEntry {
 
 // Most nodes one document may expand to (aliases counted once per use).
 inline constexpr size_t kMaxConfigNodes = 1'000'000;
+// Deepest nesting of lists and mappings accepted; also what stops a recursive alias.
+inline constexpr size_t kMaxConfigDepth = 100;
 
 // Parses one YAML document. Syntax errors, duplicate keys, non-scalar keys, more than one
-// document and more than kMaxConfigNodes nodes throw InputError located in `file`.
+// document, more than kMaxConfigNodes nodes, nesting deeper than kMaxConfigDepth and recursive
+// aliases throw InputError located in `file`.
 ConfigNode parse_config_tree(std::string_view text, const std::string& file);
 
 // "null", "a scalar", "a list", "a mapping": for messages.

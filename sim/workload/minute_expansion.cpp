@@ -13,8 +13,8 @@ namespace {
 constexpr int64_t kMinutePs = 60'000'000'000'000;
 }  // namespace
 
-MinuteCountExpander::MinuteCountExpander(const MinuteCounts& counts, RandomStream& rng, double cv)
-    : counts_(counts), rng_(rng), cv_(cv) {
+MinuteCountExpander::MinuteCountExpander(const MinuteCounts& counts, RandomStream& rng, double cv, size_t minutes)
+    : counts_(counts), rng_(rng), cv_(cv), minutes_(std::min(minutes, counts.minutes())) {
   if (!(std::isfinite(cv) && cv > 0)) throw std::invalid_argument(fmt::format("cv must be > 0, got {}", cv));
   for (const auto& f : counts.functions) {
     if (f.per_minute.size() != counts.minutes()) {
@@ -52,7 +52,7 @@ void MinuteCountExpander::fill_minute() {
 
 bool MinuteCountExpander::next(Arrival& out) {
   while (cursor_ == batch_.size()) {
-    if (minute_ >= counts_.minutes()) return false;
+    if (minute_ >= minutes_) return false;
     fill_minute();
   }
   out = batch_[cursor_++];

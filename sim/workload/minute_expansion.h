@@ -9,6 +9,9 @@
 // one sequence, and memory is one minute of arrivals.
 #pragma once
 
+#include <cstddef>
+#include <limits>
+
 #include "sim/engine/random_streams.h"
 #include "sim/workload/arrival.h"
 #include "sim/workload/minute_counts.h"
@@ -17,9 +20,11 @@ namespace parallax {
 
 class MinuteCountExpander {
  public:
-  // `counts` and `rng` must outlive the expander. Throws std::invalid_argument if cv <= 0 or if the
-  // functions do not all have the same number of minutes.
-  MinuteCountExpander(const MinuteCounts& counts, RandomStream& rng, double cv = 1);
+  // `counts` and `rng` must outlive the expander. Only the first `minutes` minutes are expanded
+  // (all by default). Throws std::invalid_argument if cv <= 0 or if the functions do not all have
+  // the same number of minutes.
+  MinuteCountExpander(const MinuteCounts& counts, RandomStream& rng, double cv = 1,
+                      size_t minutes = std::numeric_limits<size_t>::max());
 
   // The next arrival in time order (within a minute, ties keep function order); false after the
   // last minute. Arrival::function is the index into counts.functions.
@@ -31,6 +36,7 @@ class MinuteCountExpander {
   const MinuteCounts& counts_;
   RandomStream& rng_;
   double cv_;
+  size_t minutes_;     // expand minutes [0, minutes_)
   size_t minute_ = 0;  // next minute to fill
   std::vector<Arrival> batch_;
   size_t cursor_ = 0;

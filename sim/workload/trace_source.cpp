@@ -30,9 +30,17 @@ constexpr std::array<std::pair<std::string_view, TraceFormat>, 5> kFormats = {{
     {"azure_llm", TraceFormat::azure_llm},
 }};
 
-// Expands minute by minute and stops at the first arrival past the horizon.
+// Minutes of a per-minute trace that a run of spec.duration draws (all when the duration is zero).
+size_t minutes_drawn(const TraceSpec& spec) {
+  if (spec.duration == Time::zero()) return std::numeric_limits<size_t>::max();
+  return static_cast<size_t>(std::ceil(spec.duration.to_seconds() / 60.0));
+}
+
+// Expands the minutes the duration keeps, and drops arrivals of the last one past the horizon.
+// Minutes after it are never drawn: an empty minute at the horizon once let the expander go on
+// to fill the next non-empty one, however large (a fuzz input reached 24 GB that way).
 TraceArrivals expand(const MinuteCounts& counts, const TraceSpec& spec, RandomStream& rng) {
-  MinuteCountExpander expander(counts, rng, spec.minute_cv);
+  MinuteCountExpander expander(counts, rng, spec.minute_cv, minutes_drawn(spec));
   TraceArrivals out;
   for (const auto& f : counts.functions) out.function_names.push_back(f.name);
   Arrival a;
@@ -67,14 +75,12 @@ void check_expansion_size(double arrivals, const TraceSpec& spec) {
                                  arrivals, spec.max_arrivals));
 }
 
-// Counts in the minutes that the expansion draws: those the duration keeps (all when it is zero)
-// and the one after, since the expander fills a whole minute before it sees the horizon.
+// Counts in the minutes that the expansion draws.
 const MinuteCounts& checked_counts(const MinuteCounts& counts, const TraceSpec& spec) {
-  const double minutes_drawn = spec.duration == Time::zero() ? std::numeric_limits<double>::infinity()
-                                                             : std::ceil(spec.duration.to_seconds() / 60.0) + 1;
+  const size_t minutes = minutes_drawn(spec);
   double total = 0;
   for (const FunctionMinuteCounts& f : counts.functions)
-    for (size_t m = 0; m < f.per_minute.size() && static_cast<double>(m) < minutes_drawn; ++m) total += f.per_minute[m];
+    for (size_t m = 0; m < f.per_minute.size() && m < minutes; ++m) total += f.per_minute[m];
   check_expansion_size(total, spec);
   return counts;
 }

@@ -94,8 +94,8 @@ TEST(LoadTrace, BadSpecAndBadFile) {
 
 // Regression (tests/fuzz/regressions/trace_source/rate-4e10-per-minute.bin): a count or rate trace
 // that would expand past kMaxTraceArrivals is refused before drawing, not expanded until memory
-// runs out; the same file with a short enough duration is fine (the minute after the duration is
-// drawn too, so minute 2's four billion count only from a duration past 60 s).
+// runs out; the same file with a short enough duration is fine (only the minutes the duration
+// reaches are drawn, so minute 2's four billion count only from a duration past 120 s).
 TEST(LoadTrace, RefusesExpansionsPastTheLimit) {
   RandomStream rng(1);
   const std::string rates = scratch_file("huge_rates.txt", "43012011201, 7\n");
@@ -108,6 +108,22 @@ TEST(LoadTrace, RefusesExpansionsPastTheLimit) {
   EXPECT_NE(input_error_of([&] { load_trace({.format = TraceFormat::torpor, .path = counts}, rng); }).find("4e+09 arrivals"),
             std::string::npos);
   EXPECT_EQ(load_trace({.format = TraceFormat::torpor, .path = counts, .duration = Time::seconds(60)}, rng).arrivals.size(), 5u);
+  EXPECT_NE(input_error_of([&] {
+              load_trace({.format = TraceFormat::torpor, .path = counts, .duration = Time::seconds(121)}, rng);
+            }).find("4e+09 arrivals"),
+            std::string::npos);
+}
+
+// Regression (tests/fuzz/regressions/trace_source/empty-minute-at-horizon-24GB.bin): an empty
+// minute at the horizon let the expander go on to fill the next non-empty minute, however large,
+// before it saw an arrival past the duration (24 GB RSS). Minutes past the duration are not drawn.
+TEST(LoadTrace, MinutesPastTheDurationAreNeverDrawn) {
+  RandomStream rng(1);
+  const std::string counts = scratch_file("empty_then_huge.csv", "function_index,min_0,min_1,min_2\n0,5,0,4000000000\n");
+  const TraceArrivals got =
+      load_trace({.format = TraceFormat::torpor, .path = counts, .duration = Time::seconds(120)}, rng);
+  EXPECT_EQ(got.arrivals.size(), 5u);
+  for (const Arrival& a : got.arrivals) EXPECT_LT(a.at, Time::seconds(60));
 }
 
 }  // namespace

@@ -1,0 +1,142 @@
+// File: hw/colocate_trial.cpp
+#include "hw/colocate_trial.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "models/calibration_data/data_error.h"
+#include "hw/green_split.h"
+#include "models/inference_kernels.h"
+#include "sim/engine/random_streams.h"
+#include "sim/policies/colocate/colocation_node.h"
+#include "sim/policies/colocate/colocation_presets.h"
+#include "sim/scenario/model_catalog.h"
+
+namespace parallax::hw {
+
+namespace {
+
+// The catalog model at `batch` as the colocate scenarios build it (tools/run_colocate.cpp):
+// memory-bound kernels tiled over 64 KiB of their bytes.
+std::vector<NamedKernel> kernels_of(const std::string& model, int batch) {
+  const CatalogModel& m = embedded_model_catalog().at(model);
+  std::vector<LayerFigures> layers;
+  for (const CatalogLayer& l : m.layers) layers.push_back({l.name, l.flops, static_cast<double>(l.param_bytes)});
+  InferenceKernelAssumptions a;
+  a.block_bytes = 64 * 1024;
+  return inference_kernels(model, layers, batch, a);
+}
+
+std::string num(double v) { return fmt::format("{}", v); }
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> colocate_trial_config(const ColocateTrial& t) {
+  return {{"policy", t.policy},
+          {"ls_model", t.ls_model},
+          {"ls_batch", std::to_string(t.ls_batch)},
+          {"be_model", t.be_model},
+          {"be_batch", std::to_string(t.be_batch)},
+          {"ls_load", num(t.ls_load)},
+          {"ls_slo_x_solo", num(t.ls_slo_x_solo)},
+          {"duration_s", num(t.duration_s)},
+          {"seed", std::to_string(t.seed)},
+          {"static_ls_sms", std::to_string(t.static_ls_sms)},
+          {"sms", std::to_string(t.sms)},
+          {"green_min_sms", std::to_string(t.green_min_sms)},
+          {"green_multiple_sms", std::to_string(t.green_multiple_sms)},
+          {"flops_per_s", num(t.flops_per_s)},
+          {"hbm_Bps", num(t.hbm_Bps)},
+          {"launch_s", num(t.launch_s)}};
+}
+
+ColocateTrial colocate_trial_from(const models::Measurement& r) {
+  ColocateTrial t;
+  t.policy = r.text("policy");
+  t.ls_model = r.text("ls_model");
+  t.ls_batch = static_cast<int>(r.number("ls_batch"));
+  t.be_model = r.text("be_model");
+  t.be_batch = static_cast<int>(r.number("be_batch"));
+  t.ls_load = r.number("ls_load");
+  t.ls_slo_x_solo = r.number("ls_slo_x_solo");
+  t.duration_s = r.number("duration_s");
+  t.seed = static_cast<uint64_t>(r.number("seed"));
+  t.static_ls_sms = static_cast<int>(r.number("static_ls_sms"));
+  t.sms = static_cast<int>(r.number("sms"));
+  t.green_min_sms = static_cast<int>(r.number("green_min_sms"));
+  t.green_multiple_sms = static_cast<int>(r.number("green_multiple_sms"));
+  t.flops_per_s = r.number("flops_per_s");
+  t.hbm_Bps = r.number("hbm_Bps");
+  t.launch_s = r.number("launch_s");
+  if (t.ls_batch < 1 || t.be_batch < 1 || !(t.ls_load > 0) || !(t.duration_s > 0) || t.sms < 1 ||
+      !(t.flops_per_s > 0) || !(t.hbm_Bps > 0))
+    throw models::DataError(r.file, r.line,
+                            fmt::format("colocate case {}: batches, ls_load, duration_s, sms, flops_per_s and hbm_Bps "
+                                        "must be > 0",
+                                        r.case_id));
+  return t;
+}
+
+std::vector<TrialMetric> colocate_metrics(std::string_view policy) {
+  std::vector<TrialMetric> m{{"ls_p50_latency_s", "s"}, {"ls_p99_latency_s", "s"}, {"ls_slo_attainment", "fraction"}};
+  if (policy != "ls_alone") m.push_back({"be_throughput", "1/s"});
+  return m;
+}
+
+double colocate_metric(const ColocateOutcome& o, std::string_view metric) {
+  if (metric == "ls_p50_latency_s") return o.ls_p50_latency_s;
+  if (metric == "ls_p99_latency_s") return o.ls_p99_latency_s;
+  if (metric == "ls_slo_attainment") return o.ls_slo_attainment;
+  if (metric == "be_throughput") return o.be_throughput;
+  throw std::invalid_argument(fmt::format("unknown colocate metric '{}'", metric));
+}
+
+ColocateOutcome run_colocate_trial(Platform& platform, const ColocateTrial& t, bool interference_on,
+                                   const InterferenceCoefficients& interference, const std::function<void()>& run) {
+  const GpuPartitioning rules = green_rules("trial", t.sms, t.green_min_sms, t.green_multiple_sms);
+  ColocationSetup setup;
+  setup.gpu.gpu = 0;
+  // η_c = 0.75 and a per-SM bandwidth cap of 2·HBM/SMs, as the colocate scenarios default to.
+  setup.gpu.rates = DeviceRates{t.sms, t.flops_per_s, t.hbm_Bps, 2 * t.hbm_Bps / t.sms, 0.75, t.launch_s};
+  setup.gpu.partitioning = &rules;
+  setup.ls_kernels = kernels_of(t.ls_model, t.ls_batch);
+  setup.be_kernels = kernels_of(t.be_model, t.be_batch);
+  setup.interference = interference;
+  setup.interference_on = interference_on;
+  double solo_s = 0;
+  for (const NamedKernel& k : setup.ls_kernels)
+    solo_s += kernel_time_s(k.shape, setup.gpu.rates, std::min(k.shape.sm_need(), t.sms), 1.0);
+  const Time t0 = platform.now();
+  setup.ls_slo = Time::seconds(t.ls_slo_x_solo * solo_s);
+  setup.be_stop = t0 + Time::seconds(t.duration_s);
+
+  std::vector<Time> arrivals;
+  RandomStreams streams(t.seed);
+  RandomStream& gaps = streams.stream("colocate.ls_arrivals");
+  const double mean_gap_s = solo_s / t.ls_load;
+  for (double at = gaps.exponential(mean_gap_s); at < t.duration_s; at += gaps.exponential(mean_gap_s))
+    arrivals.push_back(t0 + Time::seconds(at));
+
+  ColocationPolicyOptions options;
+  options.static_ls_sms = t.static_ls_sms;
+  const std::unique_ptr<ColocationPolicy> policy = make_colocation_policy(t.policy, options);
+  ColocationNode node(platform, *policy, setup);
+  node.start(arrivals);
+  run();
+  const ColocationMetrics m = node.metrics();
+  if (m.ls_finished != m.ls_arrived)
+    throw std::logic_error(fmt::format("colocate trial {}: {} of {} LS requests never finished", t.policy,
+                                       m.ls_arrived - m.ls_finished, m.ls_arrived));
+  ColocateOutcome o;
+  o.ls_p50_latency_s = m.ls_p50_latency_s;
+  o.ls_p99_latency_s = m.ls_p99_latency_s;
+  o.ls_slo_attainment = m.ls_slo_attainment;
+  o.be_throughput = m.be_work_units / t.duration_s;
+  o.ls_solo_s = solo_s;
+  o.ls_requests = m.ls_arrived;
+  return o;
+}
+
+}  // namespace parallax::hw

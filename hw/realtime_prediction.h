@@ -1,0 +1,49 @@
+// File: hw/realtime_prediction.h
+// `parallax validate`'s model for the colocate and serverless rows: the row's trial
+// (colocate_trial.h, serverless_trial.h) run on SimPlatform, on a one-GPU machine whose rates are
+// what the calibration sweep measured where it can tell:
+//   * FLOP/s and HBM bytes/s a launched kernel runs at: the intensity kernel's isolated co-run
+//     rows on the whole GPU (compute: flops / s, memory: dram_bytes / s); else the row's config;
+//   * kernel launch delay: the fitted `launch` constant; else the row's launch_s;
+//   * host-to-GPU bandwidth and latency: the fitted pinned h2d copy line; else the row's config;
+//   * co-running kernels' slowdown: the fitted interference coefficients; else the model's
+//     defaults (models/kernel_interference.h).
+// The node keeps the row's own rates (its decisions and kernel profiles are those the hardware
+// run made); only the simulated GPU gets the measured ones. One simulation serves every metric
+// row of a trial.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/calibration_data/calibration_file.h"
+#include "models/calibration_data/measurement_csv.h"
+#include "models/kernel_interference.h"
+
+namespace parallax::hw {
+
+struct SimulatedGpu {
+  std::optional<double> flops_per_s, hbm_Bps, launch_s, host_link_Bps;
+  double host_link_latency_s = 0;
+  InterferenceCoefficients interference;
+  bool fitted_interference = false;
+};
+
+// What `calibration` and the co-run rows of `rows` say about the simulated GPU.
+SimulatedGpu simulated_gpu(const models::Calibration& calibration, const std::vector<models::Measurement>& rows);
+
+class RealtimePredictor {
+ public:
+  explicit RealtimePredictor(SimulatedGpu gpu) : gpu_(std::move(gpu)) {}
+  // The simulated value of a colocate or serverless row; nullopt for other families. DataError
+  // (the row's file:line) for a config the trial cannot read.
+  std::optional<double> predict(const models::Measurement& row);
+
+ private:
+  SimulatedGpu gpu_;
+  std::map<std::string, std::map<std::string, double>> cache_;  // trial config -> metric -> value
+};
+
+}  // namespace parallax::hw

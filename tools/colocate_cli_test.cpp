@@ -109,6 +109,20 @@ TEST(ColocateCli, IllegalMigLayoutExitsTwoWithPlaceAndRule) {
   EXPECT_NE(kind.output.find("'bursty'"), std::string::npos) << kind.output;
 }
 
+// Issue 5: a model whose weights exceed its MIG instance's memory cannot run there.
+TEST(ColocateCli, WeightsBeyondTheMigInstanceExitTwoAtTheInstance) {
+  const std::string file = (kSource / "tests/data/colocate/weights-exceed-mig.yaml").string();
+  const Result r = run("run " + file + " --quiet");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("weights-exceed-mig.yaml:14:13:"), std::string::npos) << r.output;  // workload.mig.ls
+  EXPECT_NE(r.output.find("the ls model 'llama2_13b' needs 24.2 GiB"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("MIG instance 'ls' (1g.18gb at memory slice 0) holds: 16.5 GiB"), std::string::npos)
+      << r.output;
+  const fs::path out = temp_dir("weights_fit");
+  const Result fits = run("run " + file + " --quiet --set workload.mig.ls.profile=1g.35gb --out " + out.string());
+  EXPECT_EQ(fits.code, 0) << fits.output;
+}
+
 TEST(ColocateCli, LsArrivalsFromTheAzureLlmTrace) {
   const fs::path out = temp_dir("azure_llm");
   const Result r = run("run " + (kSource / "tests/data/colocate/azure-llm.yaml").string() + " --quiet --out " + out.string());

@@ -2,11 +2,12 @@
 #include "sim/platform/mig_layout.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "sim/platform/mig_memory.h"
 
 namespace parallax {
 
@@ -58,7 +59,7 @@ std::vector<MigInstance> check_mig_layout(const GpuPartitioning& gpu, const std:
     m.sms = p->sms;
     m.memory_slices = p->memory_slices;
     m.bandwidth_share = static_cast<double>(p->memory_slices) / gpu.mig_memory_slices;
-    m.memory_bytes = static_cast<int64_t>(std::llround(p->memory_GiB * 1024.0 * 1024.0 * 1024.0));
+    m.memory_bytes = mig_profile_memory_bytes(*p);
     out.push_back(std::move(m));
   }
   return out;

@@ -3,9 +3,12 @@
 // name, on an H200-like entry written out here (the YAML file is checked by the scenario tests).
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "sim/platform/channel_colouring.h"
 #include "sim/platform/green_context_groups.h"
 #include "sim/platform/mig_layout.h"
+#include "sim/platform/mig_memory.h"
 #include "sim/platform/mps_thread_limit.h"
 
 namespace parallax {
@@ -73,6 +76,21 @@ TEST(MigLayout, MessageNamesTheInstancesAndTheSlice) {
   } catch (const PartitionRuleError& e) {
     EXPECT_STREQ(e.what(), "H200-141GB: MIG instances 0 and 1 both use memory slice 0");
   }
+}
+
+// Weights against an instance's memory: the bound is inclusive and in whole bytes.
+TEST(MigMemory, WeightsFitUpToTheProfilesBytes) {
+  const GpuPartitioning g = h200();
+  const MigProfile& small = *g.find_profile("1g.18gb");
+  const int64_t bytes = mig_profile_memory_bytes(small);
+  EXPECT_EQ(bytes, 17716740096);  // 16.5 GiB
+  EXPECT_TRUE(weights_fit(static_cast<double>(bytes), small));
+  EXPECT_FALSE(weights_fit(static_cast<double>(bytes + 1), small));
+  EXPECT_EQ(largest_memory_profile(g).name, "7g.141gb");
+  EXPECT_EQ(check_mig_layout(g, {{"1g.18gb", 0}})[0].memory_bytes, bytes);
+  EXPECT_EQ(weights_needed("model 'm'", 1.5 * 1024 * 1024 * 1024),
+            "model 'm' needs 1.5 GiB (1610612736 bytes) for its weights alone");
+  EXPECT_THROW(largest_memory_profile(GpuPartitioning{}), std::invalid_argument);
 }
 
 TEST(GreenContexts, HopperGroupsAreMultiplesOfEight) {

@@ -3,8 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sim/platform/green_context_groups.h"
 #include "sim/platform/mig_layout.h"
+#include "sim/platform/mig_memory.h"
 #include "sim/scenario/arrival_spec_reader.h"
 #include "sim/scenario/config_fields.h"
 #include "sim/scenario/did_you_mean.h"
@@ -30,6 +33,20 @@ void read_mig_instance(const ConfigNode& node, const std::string& path, std::str
   const MapFields f(node, path, {"profile", "start"});
   profile = read_string(f.required("profile"), f.path_of("profile"));
   start = static_cast<int>(read_integer_in(f.required("start"), f.path_of("start"), 0, 63));
+}
+
+// Under the mig policy each tenant's model must fit its instance's memory (sim/platform/mig_memory.h;
+// docs/colocate.md, Memory). Located at workload.mig.<tenant> when the split is written out,
+// else at the workload (the default 4g + 3g split).
+void check_mig_memory(const GpuPartitioning& parts, const ConfigNode& where, const std::string& where_path,
+                      const char* tenant, const std::string& model, const std::string& profile_name, int start) {
+  const MigProfile& profile = *parts.find_profile(profile_name);  // check_mig_layout accepted it
+  const double weights = static_cast<double>(embedded_model_catalog().find(model)->param_bytes());
+  if (weights_fit(weights, profile)) return;
+  fail_at(where, where_path,
+          fmt::format("{}, more than MIG instance '{}' ({} at memory slice {}) holds: {:.3g} GiB ({} bytes)",
+                      weights_needed(fmt::format("the {} model '{}'", tenant, model), weights), tenant, profile.name,
+                      start, profile.memory_GiB, mig_profile_memory_bytes(profile)));
 }
 
 }  // namespace
@@ -89,16 +106,27 @@ void read_colocate_workload(const ConfigNode& workload, const std::string& path,
     if (p.compute_slices == 4 && c.mig_ls_profile.empty()) c.mig_ls_profile = p.name;
     if (p.compute_slices == 3 && c.mig_be_profile.empty()) c.mig_be_profile = p.name;
   }
-  if (const ConfigNode* m = f.optional("mig")) {
-    const MapFields mf(*m, f.path_of("mig"), {"ls", "be"});
-    read_mig_instance(mf.required("ls"), mf.path_of("ls"), c.mig_ls_profile, c.mig_ls_start);
-    read_mig_instance(mf.required("be"), mf.path_of("be"), c.mig_be_profile, c.mig_be_start);
+  const ConfigNode* mig = f.optional("mig");
+  const ConfigNode* mig_ls = &workload;  // where a memory error points: the instance, or the workload for the default split
+  const ConfigNode* mig_be = &workload;
+  std::string mig_ls_path = path, mig_be_path = path;
+  if (mig) {
+    const MapFields mf(*mig, f.path_of("mig"), {"ls", "be"});
+    mig_ls = &mf.required("ls");
+    mig_be = &mf.required("be");
+    mig_ls_path = mf.path_of("ls");
+    mig_be_path = mf.path_of("be");
+    read_mig_instance(*mig_ls, mig_ls_path, c.mig_ls_profile, c.mig_ls_start);
+    read_mig_instance(*mig_be, mig_be_path, c.mig_be_profile, c.mig_be_start);
   }
   try {
     check_mig_layout(*parts, {{c.mig_ls_profile, c.mig_ls_start}, {c.mig_be_profile, c.mig_be_start}});
   } catch (const PartitionRuleError& e) {
-    const ConfigNode* m = f.optional("mig");
-    fail_at(m ? *m : workload, m ? f.path_of("mig") : path, fmt::format("rule '{}': {}", e.rule(), e.what()));
+    fail_at(mig ? *mig : workload, mig ? f.path_of("mig") : path, fmt::format("rule '{}': {}", e.rule(), e.what()));
+  }
+  if (std::find(c.policies.begin(), c.policies.end(), "mig") != c.policies.end()) {
+    check_mig_memory(*parts, *mig_ls, mig_ls_path, "ls", c.ls_model, c.mig_ls_profile, c.mig_ls_start);
+    check_mig_memory(*parts, *mig_be, mig_be_path, "be", c.be_model, c.mig_be_profile, c.mig_be_start);
   }
   if (const ConfigNode* p = f.optional("mps_be_percentage")) {
     c.mps_be_percentage = read_positive(*p, f.path_of("mps_be_percentage"));

@@ -59,5 +59,21 @@ TEST(ColocateWorkload, IllegalLayoutsNameTheRule) {
   EXPECT_NE(error_of(scenario_with("  trace_policy: orion\n")).find("not among"), std::string::npos);
 }
 
+// Issue 5: under mig each model must fit its instance's memory; other policies do not split memory.
+std::string llama_on(const std::string& ls_profile, const std::string& policies) {
+  return "name: c\nhardware: h200x1\nworkload:\n  kind: colocate\n  ls: {model: llama2_13b, batch: 1, arrivals: {kind: "
+         "poisson, rate_per_s: 10}, slo_ms: 100}\n  be: {model: resnet152, batch: 64}\n  duration_s: 0.1\n  policies: " +
+         policies + "\n  mig: {ls: {profile: " + ls_profile + ", start: 0}, be: {profile: 3g.71gb, start: 4}}\n";
+}
+
+TEST(ColocateWorkload, MigInstancesMustHoldTheirModelsWeights) {
+  const std::string e = error_of(llama_on("1g.18gb", "[mig, sgdrc]"));
+  EXPECT_NE(e.find("c.yaml:9:13"), std::string::npos) << e;  // the ls instance's mapping
+  EXPECT_NE(e.find("needs 24.2 GiB (26031728640 bytes)"), std::string::npos) << e;
+  EXPECT_NE(e.find("(1g.18gb at memory slice 0) holds: 16.5 GiB (17716740096 bytes)"), std::string::npos) << e;
+  EXPECT_EQ(error_of(llama_on("1g.18gb", "[sgdrc]")), "");  // mig not run: no MIG split to fit
+  EXPECT_EQ(error_of(llama_on("1g.35gb", "[mig]")), "");   // 24.2 GiB in 32.5
+}
+
 }  // namespace
 }  // namespace parallax

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "sim/platform/mig_memory.h"
 #include "sim/scenario/arrival_spec_reader.h"
 #include "sim/scenario/config_fields.h"
 #include "sim/scenario/did_you_mean.h"
@@ -48,17 +49,16 @@ void check_memory(const ConfigNode& services, const std::string& services_path, 
                   const GpuSpec& gpu, const GpuPartitioning& parts) {
   const auto listed = [&](const char* p) { return std::find(w.policies.begin(), w.policies.end(), p) != w.policies.end(); };
   const auto describe = [](const MultiplexServiceSpec& s) {
-    return fmt::format("service '{}' ({}) needs {:.3g} GiB for its weights alone", s.name, s.model,
-                       s.weight_bytes / kGiB);
+    return weights_needed(fmt::format("service '{}' ({})", s.name, s.model), s.weight_bytes);
   };
   if (listed("mig")) {
-    double largest = 0;
-    for (const MigProfile& p : parts.profiles) largest = std::max(largest, p.memory_GiB);
+    const MigProfile& largest = largest_memory_profile(parts);
     for (size_t i = 0; i < w.services.size(); ++i)
-      if (w.services[i].weight_bytes > largest * kGiB)
+      if (!weights_fit(w.services[i].weight_bytes, largest))
         fail_at(services.items[i], join_path(services_path, i),
-                fmt::format("{}, more than the largest MIG instance of a {} ({:.3g} GiB)", describe(w.services[i]),
-                            parts.name, largest));
+                fmt::format("{}, more than the largest MIG instance of a {} ({}: {:.3g} GiB, {} bytes)",
+                            describe(w.services[i]), parts.name, largest.name, largest.memory_GiB,
+                            mig_profile_memory_bytes(largest)));
   }
   if (listed("timeslice") || listed("mps") || listed("elastic")) {
     double total = 0;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/platform/mig_memory.h"
 #include "sim/policies/multiplex/batch_latency.h"
 
 namespace parallax {
@@ -22,8 +23,6 @@ double service_capacity_rps(const ServiceModel& service, const DeviceRates& rate
 }
 
 namespace {
-
-bool fits(const ServiceModel& s, const MigProfile& p) { return s.memory_bytes <= p.memory_GiB * 1024.0 * 1024 * 1024; }
 
 struct Search {
   const GpuPartitioning& gpu;
@@ -65,7 +64,7 @@ struct Search {
       const MigProfile& prof = gpu.profiles[p];
       if (compute_used + prof.compute_slices > gpu.mig_compute_slices) continue;
       if (instances_of_profile[p] >= prof.max_instances) continue;
-      if (!fits(services[i], prof)) continue;
+      if (!weights_fit(services[i].memory_bytes, prof)) continue;
       for (int start : prof.starts) {
         if (start < 0 || start + prof.memory_slices > gpu.mig_memory_slices) continue;
         const uint32_t mask = ((1u << prof.memory_slices) - 1u) << start;
@@ -98,9 +97,10 @@ MigSearchResult best_mig_layout(const GpuPartitioning& gpu, const DeviceRates& r
     s.capacity.push_back(std::move(row));
   }
   for (const ServiceModel& svc : services)
-    if (std::none_of(gpu.profiles.begin(), gpu.profiles.end(), [&](const MigProfile& p) { return fits(svc, p); }))
-      throw std::invalid_argument(fmt::format("MIG search: service '{}' needs {:.3g} GiB, more than any MIG instance of a {}",
-                                              svc.name, svc.memory_bytes / (1024.0 * 1024 * 1024), gpu.name));
+    if (!weights_fit(svc.memory_bytes, largest_memory_profile(gpu)))
+      throw std::invalid_argument(fmt::format("MIG search: {}, more than any MIG instance of a {}",
+                                              weights_needed(fmt::format("service '{}'", svc.name), svc.memory_bytes),
+                                              gpu.name));
   s.assign(0, 0, 0);
   if (!s.found)
     throw std::invalid_argument(fmt::format(

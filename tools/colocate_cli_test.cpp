@@ -99,6 +99,42 @@ TEST(ColocateCli, TimelineShowsPartitionsAndSlowdown) {
   fs::remove_all(out);
 }
 
+// Issue 5: every kernel's slice in trace.json carries its partition, the SMs it may use, its solo
+// time, slowdown, interference alpha and eviction wait, consistent with its own duration
+// (duration = slowdown x solo) and with kernels.csv (one row per such slice).
+TEST(ColocateCli, EveryKernelSliceCarriesItsSlowdown) {
+  const fs::path out = run_small("slice_args");
+  const nlohmann::json trace = nlohmann::json::parse(slurp(out / "trace.json"));
+  int slices = 0, ls = 0, waited = 0;
+  for (const nlohmann::json& e : trace.at("traceEvents")) {
+    if (e.at("ph") != "X" || e.value("cat", "") != "kernel") continue;
+    ++slices;
+    const nlohmann::json& a = e.at("args");
+    for (const char* key : {"partition", "sms", "solo_s", "slowdown", "alpha", "eviction_wait_s"})
+      ASSERT_TRUE(a.contains(key)) << key << " missing in " << e.dump();
+    const double dur_us = e.at("dur").get<double>();
+    const double from_args_us = a.at("slowdown").get<double>() * a.at("solo_s").get<double>() * 1e6;
+    EXPECT_NEAR(dur_us, from_args_us, 1e-9 * dur_us + 1e-6) << e.dump();
+    EXPECT_GT(a.at("solo_s").get<double>(), 0) << e.dump();
+    EXPECT_GE(a.at("sms").get<double>(), 2) << e.dump();
+    EXPECT_LE(a.at("sms").get<double>(), 132) << e.dump();
+    EXPECT_GE(a.at("alpha").get<double>(), 1) << e.dump();
+    const bool is_ls = a.at("partition") == "sgdrc-ls";
+    ls += is_ls;
+    if (!is_ls) {
+      EXPECT_EQ(a.at("eviction_wait_s").get<double>(), 0) << e.dump();  // only LS waits for BE
+    }
+    waited += is_ls && a.at("eviction_wait_s").get<double>() > 0;
+  }
+  std::istringstream csv(slurp(out / "kernels.csv"));
+  int rows = -1;  // the header
+  for (std::string line; std::getline(csv, line);) ++rows;
+  EXPECT_EQ(slices, rows);
+  EXPECT_GT(ls, 100);
+  EXPECT_GT(waited, 0);  // the bursty mix makes some LS kernels wait for a BE kernel
+  fs::remove_all(out);
+}
+
 TEST(ColocateCli, IllegalMigLayoutExitsTwoWithPlaceAndRule) {
   const Result r = run("run " + (kSource / "tests/data/colocate/bad-mig.yaml").string() + " --quiet");
   EXPECT_EQ(r.code, 2) << r.output;

@@ -57,8 +57,9 @@ std::string kernels_csv(const ColocationNode& node, const ActivityLog& log) {
 
 // trace.json's additions for the traced policy: each LS request as a slice with arrows to its
 // kernels, and counters on gpu0 stepping at every kernel start: the SMs it was given and its
-// slowdown (actual / isolated on the whole GPU, as in kernels.csv), for LS and BE apart. The
-// kernels' slices carry their partition.
+// slowdown (actual / isolated on the whole GPU, as in kernels.csv), for LS and BE apart. Every
+// kernel's slice carries its partition (the platform's arg) and, from here, the kernels.csv
+// columns: sms, solo_s, slowdown, alpha and eviction_wait_s (docs/colocate.md, Timeline).
 TraceAnnotations annotations_of(const ColocationNode& node, const ActivityLog& log) {
   TraceAnnotations a;
   const std::span<const Time> arrivals = node.arrivals();
@@ -78,6 +79,9 @@ TraceAnnotations annotations_of(const ColocationNode& node, const ActivityLog& l
     const double slowdown = n.solo_s > 0 ? (r.end - r.start).to_seconds() / n.solo_s : 0;
     sms[n.ls].samples.push_back({r.start, static_cast<double>(n.sms)});
     slow[n.ls].samples.push_back({r.start, slowdown});
+    a.activity_args.push_back({n.activity,
+                               {{"sms", static_cast<double>(n.sms)}, {"solo_s", n.solo_s}, {"slowdown", slowdown}, {"alpha", n.alpha},
+                                {"eviction_wait_s", n.wait_s}}});
   }
   for (TraceCounter* c : {&sms[1], &slow[1], &sms[0], &slow[0]}) {
     std::stable_sort(c->samples.begin(), c->samples.end(),

@@ -33,8 +33,8 @@ std::vector<const ActivityRecord*> select_records(const ActivityLog& log, size_t
   return selected;
 }
 
-// The slice's details pane; names and units as in activities.csv.
-TraceArgs record_args(const ActivityRecord& r, size_t group_size) {
+// The slice's details pane; names and units as in activities.csv, then the annotations' numbers.
+TraceArgs record_args(const ActivityRecord& r, size_t group_size, const TraceActivityArgs* extra) {
   TraceArgs args;
   args.integer("id", static_cast<int64_t>(r.id));
   if (r.parent != 0) args.integer("parent", static_cast<int64_t>(r.parent));
@@ -54,6 +54,8 @@ TraceArgs record_args(const ActivityRecord& r, size_t group_size) {
       if (duration_ps > 0) args.number("algbw_GBps", GBps);
       break;
   }
+  if (extra != nullptr)
+    for (const auto& [key, value] : extra->numbers) args.number(key, value);
   return args;
 }
 
@@ -70,8 +72,8 @@ void write_metadata(TraceEventWriter& w, const TraceTracks& tracks) {
 }
 
 void write_record(TraceEventWriter& w, const ActivityRecord& r, const std::vector<TracePlace>& places,
-                  const TraceTracks& tracks) {
-  const TraceArgs args = record_args(r, places.size());
+                  const TraceTracks& tracks, const TraceActivityArgs* extra) {
+  const TraceArgs args = record_args(r, places.size(), extra);
   const char* cat = to_string(r.kind);
   if (r.kind == ActivityKind::collective) {
     for (const TracePlace& p : places) {
@@ -117,6 +119,10 @@ void check_annotations(const TraceAnnotations& a) {
   }
   for (const TraceRequest& q : a.requests)
     if (q.finish < q.arrival) throw std::invalid_argument("trace request '" + q.name + "': finish before arrival");
+  std::unordered_map<uint64_t, int> seen;
+  for (const TraceActivityArgs& x : a.activity_args)
+    if (++seen[x.activity] > 1)
+      throw std::invalid_argument(fmt::format("trace activity args: activity {} listed twice", x.activity));
 }
 
 // Request slices, then one arrow per (request, written activity): from the request's slice at its
@@ -167,7 +173,12 @@ ChromeTraceStats write_chrome_trace(std::ostream& out, const ActivityLog& log,
 
   TraceEventWriter w(out);
   write_metadata(w, tracks);
-  for (size_t i = 0; i < records.size(); ++i) write_record(w, *records[i], tracks.places[i], tracks);
+  std::unordered_map<uint64_t, const TraceActivityArgs*> extra;
+  for (const TraceActivityArgs& x : annotations.activity_args) extra.emplace(x.activity, &x);
+  for (size_t i = 0; i < records.size(); ++i) {
+    const auto it = extra.find(records[i]->id);
+    write_record(w, *records[i], tracks.places[i], tracks, it == extra.end() ? nullptr : it->second);
+  }
   write_link_counters(w, log, link_activity(log, records), tracks);
   stats.flows_written = write_requests(w, annotations, tracks, records);
   write_annotation_counters(w, annotations, tracks);

@@ -249,6 +249,32 @@ TEST(ChromeTraceAnnotations, CutActivitiesLoseTheirArrowsAndBadCountersAreRefuse
   EXPECT_THROW(write_chrome_trace(out, testing::make_test_log(), {}, bad), std::invalid_argument);
 }
 
+// Activity args: added to the platform's own on that activity's slice only; an activity named
+// twice is refused.
+TEST(ChromeTraceAnnotations, ActivityArgsLandOnTheirSliceAfterThePlatformsOwn) {
+  TraceAnnotations notes;
+  notes.activity_args.push_back({.activity = 2, .numbers = {{"solo_s", 5e-7}, {"slowdown", 2.0}}});
+  notes.activity_args.push_back({.activity = 99, .numbers = {{"slowdown", 3.0}}});  // not in the log: skipped
+  const ParsedTrace t = write_and_parse(testing::make_test_log(), {}, nullptr, notes);
+  int with = 0;
+  for (const json& e : t.doc.at("traceEvents")) {
+    if (e.at("ph") != "X" || !e.contains("args") || !e.at("args").contains("id")) continue;
+    const json& a = e.at("args");
+    if (a.at("id") == 2) {
+      ++with;
+      EXPECT_EQ(a.at("solo_s").get<double>(), 5e-7);
+      EXPECT_EQ(a.at("slowdown").get<double>(), 2.0);
+      EXPECT_TRUE(a.contains("flops"));  // the platform's args stay
+    } else {
+      EXPECT_FALSE(a.contains("slowdown")) << e.dump();
+    }
+  }
+  EXPECT_EQ(with, 1);
+  notes.activity_args.push_back({.activity = 2, .numbers = {}});
+  std::ostringstream out;
+  EXPECT_THROW(write_chrome_trace(out, testing::make_test_log(), {}, notes), std::invalid_argument);
+}
+
 TEST(TraceTracks, LaneRuleReusesTheLowestFreeLane) {
   // Intervals (µs): [0,4) [1,2) [2,3) [3,6) -> lanes 1 2 2 2 (the lane of [1,2) frees at 2).
   ActivityLog log;

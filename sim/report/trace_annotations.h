@@ -1,7 +1,8 @@
 // File: sim/report/trace_annotations.h
 // What an experiment adds to trace.json beyond the platform's ActivityLog: counters over time
 // (GPU memory occupancy, SM or bandwidth shares, queue lengths) and requests, each drawn as a
-// slice with a flow arrow to every kernel or copy that served it. The ActivityLog says what the
+// slice with a flow arrow to every kernel or copy that served it, and extra args on activities'
+// slices. The ActivityLog says what the
 // hardware did; annotations say why (which request, which policy state). Pass them to
 // write_chrome_trace (chrome_trace.h); docs/metrics.md#annotations lists the tracks they give.
 //
@@ -15,6 +16,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/engine/sim_time.h"
@@ -44,11 +46,20 @@ struct TraceRequest {
   std::vector<uint64_t> activities{};  // ActivityRecord ids (Platform::launch/copy return them)
 };
 
+// Numbers added to one activity's slice args, after the platform's own (id, flops, partition, ...):
+// why it took as long as it did (colocate: its solo time, slowdown, interference α, the wait that
+// eviction cost it). Keys must not repeat the platform's; activities not written are skipped.
+struct TraceActivityArgs {
+  uint64_t activity = 0;  // ActivityRecord id
+  std::vector<std::pair<std::string, double>> numbers{};
+};
+
 struct TraceAnnotations {
   std::vector<TraceCounter> counters{};
   std::vector<TraceRequest> requests{};
+  std::vector<TraceActivityArgs> activity_args{};
 
-  bool empty() const { return counters.empty() && requests.empty(); }
+  bool empty() const { return counters.empty() && requests.empty() && activity_args.empty(); }
 };
 
 }  // namespace parallax

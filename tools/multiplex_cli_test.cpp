@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -63,12 +64,51 @@ TEST(MultiplexCli, BurstyRunTwiceGivesIdenticalBytes) {
   const std::string sc = (kSource / "tests/data/multiplex/small-bursty.yaml").string();
   ASSERT_EQ(run("run " + sc + " --quiet --out " + a.string()).code, 0);
   ASSERT_EQ(run("run " + sc + " --quiet --out " + b.string()).code, 0);
-  for (const char* f : {"summary.json", "trace.json", "shares.csv"}) {
+  for (const char* f : {"summary.json", "trace.json", "shares.csv", "timeline.csv"}) {
     ASSERT_TRUE(fs::exists(a / f)) << f;
     EXPECT_EQ(slurp(a / f), slurp(b / f)) << f;
   }
   fs::remove_all(a);
   fs::remove_all(b);
+}
+
+// timeline.csv: every policy's bins cover its window (the last one cut there), every service in
+// every bin, and the time-weighted mean of the bins, summed over services, is the policy's
+// sm_utilisation and hbm_utilisation in summary.json (within the CSV's 6 decimals).
+TEST(MultiplexCli, BinnedUtilisationAveragesToTheSummary) {
+  const fs::path out = temp_dir("timeline");
+  ASSERT_EQ(run("run " + (kSource / "tests/data/multiplex/small-bursty.yaml").string() + " --quiet --out " +
+                out.string()).code, 0);
+  const nlohmann::json summary = nlohmann::json::parse(slurp(out / "summary.json"));
+  std::istringstream csv(slurp(out / "timeline.csv"));
+  std::string line;
+  std::getline(csv, line);
+  ASSERT_EQ(line, "policy,service,start_s,end_s,sm_utilisation,hbm_utilisation");
+  std::map<std::string, double> sm, hbm, covered;
+  std::map<std::string, int> rows;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> c;
+    std::stringstream row(line);
+    for (std::string x; std::getline(row, x, ',');) c.push_back(x);
+    ASSERT_EQ(c.size(), 6u) << line;
+    const double width = std::stod(c[3]) - std::stod(c[2]);
+    ASSERT_GT(width, 0) << line;
+    sm[c[0]] += std::stod(c[4]) * width;
+    hbm[c[0]] += std::stod(c[5]) * width;
+    if (c[1] == summary.at("services").begin().key()) covered[c[0]] += width;
+    ++rows[c[0]];
+  }
+  ASSERT_EQ(sm.size(), summary.at("policies").size());
+  const size_t services = summary.at("services").size();
+  for (const auto& [name, p] : summary.at("policies").items()) {
+    const double window = p.at("window_s").get<double>();
+    EXPECT_NEAR(covered[name], window, 1e-9 * window) << name;
+    EXPECT_EQ(rows[name] % static_cast<int>(services), 0) << name;
+    EXPECT_NEAR(sm[name] / window, p.at("sm_utilisation").get<double>(), 1e-6) << name;
+    EXPECT_NEAR(hbm[name] / window, p.at("hbm_utilisation").get<double>(), 1e-6) << name;
+    EXPECT_GT(p.at("hbm_utilisation").get<double>(), 0.01) << name;  // not trivially 0 = 0
+  }
+  fs::remove_all(out);
 }
 
 TEST(MultiplexCli, MalformedPodRowExitsTwoWithFileAndLine) {

@@ -129,8 +129,10 @@ TEST(ReportCli, Colocate) {
 
 TEST(ReportCli, Multiplex) {
   const std::string html = run_report("scenarios/multiplex/bursty-h200.yaml", "multiplex");
-  check_page(html, 6);  // SLO attainment, p99, goodput, batch fill, SM and bandwidth shares over time
-  EXPECT_NE(html.find("SM share over time"), std::string::npos);
+  // SLO attainment, p99, goodput, batch fill, and per policy (4) SM and HBM utilisation over time
+  check_page(html, 12);
+  EXPECT_NE(html.find("SM utilisation over time: elastic"), std::string::npos);
+  EXPECT_NE(html.find("HBM bandwidth utilisation over time: mig"), std::string::npos);
   EXPECT_NE(html.find("mig: MIG layout"), std::string::npos);
 }
 

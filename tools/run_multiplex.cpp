@@ -16,10 +16,12 @@
 #include "sim/policies/multiplex/multiplex_presets.h"
 #include "sim/policies/multiplex/rigid_mig_multiplex.h"
 #include "sim/policies/multiplex/static_multiplex.h"
+#include "sim/report/time_bins.h"
 #include "sim/scenario/gpu_partitioning_reader.h"
 #include "sim/scenario/input_error.h"
 #include "sim/scenario/model_catalog.h"
 #include "sim/workload/arrival_process.h"
+#include "tools/multiplex_series.h"
 #include "tools/policy_summary.h"
 
 namespace parallax {
@@ -141,6 +143,12 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
   ActivityLog trace_log;
   std::vector<ShareChange> trace_shares;
   TraceAnnotations trace_notes;
+  // timeline.csv (tools/multiplex_series.h): every policy, the same bins.
+  const bool series = !options.out_dir.empty();
+  const double bin_s = time_bin_width_s(w.duration_s, kMultiplexTimelineBins);
+  std::vector<std::string> service_names;
+  for (const ServiceModel& s : services) service_names.push_back(s.name);
+  std::string timeline = kMultiplexTimelineHeader;
   if (!options.quiet)
     std::printf("%-10s %-16s %9s %8s %7s %7s %9s %9s %6s %6s\n", "policy", "service", "thr req/s", "SLO %", "fill",
                 "sat", "p50 ms", "p99 ms", "SM %", "HBM %");
@@ -150,6 +158,7 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     SimPlatform platform(engine, sc.hardware, traced ? &trace_log : nullptr);
     auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s));
     MultiplexNode node(platform, *policy, mgpu, services, Time::seconds(w.duration_s));
+    if (series) node.record_kernel_spans();
     try {
       node.start(arrivals);  // the policy's setup: a MIG layout may not exist for these services' memory
     } catch (const std::invalid_argument& e) {
@@ -157,6 +166,9 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     }
     engine.run();
     const MultiplexMetrics m = node.metrics();
+    if (series)
+      timeline += multiplex_timeline_rows(name, service_names, node.kernel_spans(), m.window_s, bin_s,
+                                          mgpu.rates.eta_compute * mgpu.rates.peak_flops, mgpu.rates.hbm_Bps);
     nlohmann::ordered_json p;
     p["throughput_rps"] = m.throughput_rps;
     p["goodput_rps"] = m.goodput_rps;
@@ -225,6 +237,7 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
                          c.bandwidth_share);
     extra.push_back({"shares.csv", csv});
   }
+  if (series) extra.push_back({"timeline.csv", std::move(timeline)});
   write_policy_outputs(sc, options, summary, &trace_log, extra, trace_notes);
   return 0;
 }

@@ -3,7 +3,8 @@
 // per listed policy, with the same arrivals for every policy, and writes summary.json (every policy
 // under `policies.<name>`, per service under `services.<name>`: docs/multiplex.md), trace.json
 // (the kernels of `trace_policy`, each on its service's partition track) and, when the traced
-// policy resizes shares (elastic), shares.csv (time, service, SMs, bandwidth share).
+// policy resizes shares (elastic), shares.csv (time, service, SMs, bandwidth share); with --out,
+// timeline.csv (every policy's per-service utilisation in time bins, tools/multiplex_series.h).
 #pragma once
 
 #include "sim/scenario/scenario.h"

@@ -82,7 +82,7 @@ void write_run_report(const Scenario& sc, const RunOptions& options) {
   } else if (sc.workload_kind == "colocate") {
     page = colocate_report_page(summary, optional_csv(dir / "timeline.csv"), optional_csv(dir / "ls_latency.csv"));
   } else if (sc.workload_kind == "multiplex") {
-    page = multiplex_report_page(summary, optional_csv(dir / "shares.csv"));
+    page = multiplex_report_page(summary, optional_csv(dir / "timeline.csv"));
   } else {
     page = transfers_report_page(summary);
   }

@@ -1,7 +1,7 @@
 // File: sim/report/report_multiplex.cpp
 // report.html for `workload.kind: multiplex`: per service and policy, SLO attainment, p99 latency
-// against the SLO, goodput and batch fill; and, for the elastic policy when traced, each service's
-// SM and bandwidth share over time from shares.csv (fields in docs/multiplex.md).
+// against the SLO, goodput and batch fill; and, for every policy, each service's SM and HBM
+// bandwidth utilisation over time in fixed-width bins from timeline.csv (fields in docs/multiplex.md).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -29,23 +29,18 @@ BarChart per_service(const nlohmann::ordered_json& per, const std::vector<std::s
   return chart;
 }
 
-// The first `max_changes` share changes (a window from 0), one step series per service.
-XyPlot shares_plot(const CsvTable& shares, const std::vector<std::string>& services, const char* column,
-                   double scale, const std::string& y_label, size_t max_changes, double& window_s) {
-  XyPlot p{.title = y_label + " over time (elastic)", .x_label = "time (ms)", .y_label = y_label, .y_from_zero = true,
-           .width = 960, .height = 340};
-  const size_t n = std::min(shares.rows.size(), max_changes);
-  window_s = n == 0 ? 0 : shares.number(n - 1, "time_s");
+// One policy's per-service utilisation (`column` of timeline.csv, in percent) over time in
+// milliseconds, a step per fixed-width bin.
+XyPlot utilisation_over_time(const std::string& policy, const CsvTable& timeline, const std::vector<std::string>& services,
+                             const char* column, const std::string& what) {
+  XyPlot p{.title = policy + ": " + what + " per service", .x_label = "time (ms)", .y_label = what + " (%)",
+           .y_from_zero = true, .width = 960, .height = 300};
   for (const std::string& s : services) {
     XySeries series{.name = s, .style = SeriesStyle::step};
-    for (size_t i = 0; i < n; ++i) {
-      if (shares.cell(i, "service") != s) continue;
-      series.x.push_back(1e3 * shares.number(i, "time_s"));
-      series.y.push_back(scale * shares.number(i, column));
-    }
-    if (!series.x.empty()) {  // hold the last value to the window's end
-      series.x.push_back(1e3 * window_s);
-      series.y.push_back(series.y.back());
+    for (size_t i = 0; i < timeline.rows.size(); ++i) {
+      if (timeline.cell(i, "policy") != policy || timeline.cell(i, "service") != s) continue;
+      series.x.push_back(1e3 * timeline.number(i, "start_s"));
+      series.y.push_back(100 * timeline.number(i, column));
     }
     p.series.push_back(std::move(series));
   }
@@ -54,7 +49,7 @@ XyPlot shares_plot(const CsvTable& shares, const std::vector<std::string>& servi
 
 }  // namespace
 
-HtmlReport multiplex_report_page(const nlohmann::ordered_json& summary, const CsvTable& shares) {
+HtmlReport multiplex_report_page(const nlohmann::ordered_json& summary, const CsvTable& timeline) {
   HtmlReport r = generic_report_page(summary, "multiplex");
   const std::vector<std::string> policies = report_policy_names(summary);
   if (policies.empty()) return r;
@@ -94,21 +89,23 @@ HtmlReport multiplex_report_page(const nlohmann::ordered_json& summary, const Cs
                        "timeout or the SLO deadline rather than full.",
                        render_bar_chart(fill)});
 
-  if (!shares.rows.empty()) {
-    constexpr size_t kMaxChanges = 2000;
-    double window_s = 0;
-    const XyPlot sms = shares_plot(shares, services, "sms", 1, "SMs", kMaxChanges, window_s);
-    r.figures.push_back({"SM share over time",
-                         fmt::format("SMs the elastic policy gave each service at each resize. The first {} of {} "
-                                     "share changes (the first {:.3g} ms); shares.csv has all of them.",
-                                     std::min(shares.rows.size(), kMaxChanges), shares.rows.size(), 1e3 * window_s),
-                         render_xy_plot(sms)});
-    const XyPlot bw = shares_plot(shares, services, "bandwidth_share", 100, "HBM bandwidth share (%)", kMaxChanges,
-                                  window_s);
-    r.figures.push_back({"Bandwidth share over time",
-                         "HBM bandwidth share per service over the same window; services run on what the others "
-                         "leave (bubble filling), so shares can sum to less than 100%.",
-                         render_xy_plot(bw)});
+  if (!timeline.rows.empty()) {
+    const double bin_ms = 1e3 * (timeline.number(0, "end_s") - timeline.number(0, "start_s"));
+    for (const std::string& p : policies) {
+      r.figures.push_back({"SM utilisation over time: " + p,
+                           fmt::format("Under {}: each service's useful FLOPs as a share of the GPU's peak at the "
+                                       "kernel model's efficiency, averaged over {:.3g} ms bins (timeline.csv); the "
+                                       "services' time-weighted means add up to sm_utilisation.",
+                                       p, bin_ms),
+                           render_xy_plot(utilisation_over_time(p, timeline, services, "sm_utilisation",
+                                                                "SM utilisation"))});
+      r.figures.push_back({"HBM bandwidth utilisation over time: " + p,
+                           fmt::format("Under {}: each service's DRAM bytes as a share of the peak HBM bandwidth, "
+                                       "averaged over the same bins; the means add up to hbm_utilisation.",
+                                       p),
+                           render_xy_plot(utilisation_over_time(p, timeline, services, "hbm_utilisation",
+                                                                "HBM bandwidth utilisation"))});
+    }
   }
 
   for (const std::string& p : policies) {

@@ -74,8 +74,8 @@ std::string sweep_metric(const CsvTable& results, const std::vector<std::string>
 // validation.json and validation.csv.
 HtmlReport validation_report_page(const nlohmann::ordered_json& validation, const CsvTable& rows);
 
-// multiplex: per service and policy SLO attainment, p99, goodput, batch fill; elastic SM and
-// bandwidth shares over time from shares.csv (empty table: no share plots).
-HtmlReport multiplex_report_page(const nlohmann::ordered_json& summary, const CsvTable& shares);
+// multiplex: per service and policy SLO attainment, p99, goodput, batch fill; per policy each
+// service's SM and HBM utilisation over time from timeline.csv (empty table: no such plots).
+HtmlReport multiplex_report_page(const nlohmann::ordered_json& summary, const CsvTable& timeline);
 
 }  // namespace parallax

@@ -85,6 +85,10 @@ void MultiplexNode::on_complete(uint64_t tag) {
       return;
     case Kind::kernel:
       last_finish_ = std::max(last_finish_, now);
+      if (record_spans_) {
+        const KernelShape& k = models_[i].kernels_by_batch[s.batch.size()][s.kernel].shape;
+        spans_.push_back({s.kernel_launched, now, static_cast<int>(i), k.flops, k.dram_bytes});
+      }
       if (++s.kernel < models_[i].kernels_by_batch[s.batch.size()].size()) {
         launch_next_kernel(i);
         return;
@@ -165,6 +169,7 @@ void MultiplexNode::launch_next_kernel(size_t i) {
   p.max_sms = sms;
   useful_flops_ += k.shape.flops;
   bytes_ += k.shape.dram_bytes;
+  s.kernel_launched = now;
   platform_.launch(gpu_.gpu, share.partition, p, *this, make_tag(2, i, s.kernel));
 }
 

@@ -51,6 +51,15 @@ struct MultiplexMetrics {
   double mean_latency_s = 0;     // all requests of all services
 };
 
+// One kernel from launch to finish (kept after record_kernel_spans(): the report's utilisation
+// over time, tools/multiplex_series.h).
+struct MultiplexKernelSpan {
+  Time start, end;
+  int service = 0;
+  double useful_flops = 0;  // as sm_utilisation counts them
+  double dram_bytes = 0;    // as hbm_utilisation counts them
+};
+
 class MultiplexNode final : private CompletionListener {
  public:
   MultiplexNode(Platform& platform, MultiplexPolicy& policy, MultiplexGpu gpu, std::span<const ServiceModel> services,
@@ -59,6 +68,9 @@ class MultiplexNode final : private CompletionListener {
   void start(const std::vector<std::vector<Time>>& arrivals);
   // After the engine ran dry. Throws std::logic_error if a request never finished.
   MultiplexMetrics metrics() const;
+  // Keep every kernel's span (call before start()).
+  void record_kernel_spans() { record_spans_ = true; }
+  std::span<const MultiplexKernelSpan> kernel_spans() const { return spans_; }
 
  private:
   enum class Kind : uint64_t { arrival = 0, due = 1, kernel = 2, launch = 3 };
@@ -80,6 +92,7 @@ class MultiplexNode final : private CompletionListener {
     double kernel_time_s = 0;               // Σ T(s, β) of launched kernels, the saturation weight
     double sm_busy_s = 0, hbm_busy_s = 0, busy_s = 0;  // Σ T·u for sm, hbm and max(sm, hbm)
     Time resize_wait;
+    Time kernel_launched;                   // of the kernel in flight
   };
 
   void on_complete(uint64_t tag) override;
@@ -97,6 +110,8 @@ class MultiplexNode final : private CompletionListener {
   std::vector<bool> running_;
   double useful_flops_ = 0, bytes_ = 0;
   Time last_finish_;
+  bool record_spans_ = false;
+  std::vector<MultiplexKernelSpan> spans_;
 };
 
 }  // namespace parallax

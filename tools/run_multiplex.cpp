@@ -14,6 +14,7 @@
 #include "sim/policies/multiplex/multiplex_comparison.h"
 #include "sim/policies/multiplex/multiplex_node.h"
 #include "sim/policies/multiplex/multiplex_presets.h"
+#include "sim/policies/multiplex/peak_rate.h"
 #include "sim/policies/multiplex/rigid_mig_multiplex.h"
 #include "sim/policies/multiplex/static_multiplex.h"
 #include "sim/report/time_bins.h"
@@ -119,6 +120,9 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     auto process = make_arrival_process(spec.arrivals, streams.stream("multiplex.arrivals." + spec.name));
     arrivals.push_back(arrivals_until(*process, Time::seconds(w.duration_s)));
     services.push_back(service_model(spec, process->mean_rate_per_s()));
+    if (w.mig_sizing == "peak")
+      services.back().sizing_rate_per_s =
+          windowed_peak_rate(arrivals.back(), w.duration_s, w.mig_peak_window_s, w.mig_peak_percentile);
   }
 
   nlohmann::ordered_json summary = policy_summary_header(sc, "multiplex");
@@ -133,11 +137,17 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     j["slo_s"] = s.slo_s;
     j["arrivals_kind"] = s.arrivals.kind;
     j["mean_rate_per_s"] = services[i].rate_per_s;
+    if (w.mig_sizing == "peak") j["peak_rate_per_s"] = services[i].sizing_rate_per_s;
     j["weights_GiB"] = s.weight_bytes / (1024.0 * 1024 * 1024);
     j["requests"] = arrivals[i].size();
     offered[s.name] = j;
   }
   summary["elastic_resize_cost_s"] = w.elastic_resize_cost_s;
+  if (w.mig_sizing == "peak") {  // absent under the default (mean), so existing goldens hold
+    summary["mig_sizing"] = w.mig_sizing;
+    summary["mig_peak_window_s"] = w.mig_peak_window_s;
+    summary["mig_peak_percentile"] = w.mig_peak_percentile;
+  }
   nlohmann::ordered_json& policies = summary["policies"];
   std::vector<MultiplexOutcome> outcomes;
   ActivityLog trace_log;

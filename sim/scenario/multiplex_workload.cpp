@@ -77,7 +77,9 @@ void check_memory(const ConfigNode& services, const std::string& services_path, 
 
 void read_multiplex_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,
                              Scenario& scenario) {
-  const MapFields f(workload, path, {"kind", "duration_s", "services", "policies", "trace_policy", "elastic_resize_cost_us"});
+  const MapFields f(workload, path,
+                    {"kind", "duration_s", "services", "policies", "trace_policy", "elastic_resize_cost_us", "mig_sizing",
+                     "mig_peak_window_ms", "mig_peak_percentile"});
   MultiplexWorkloadSpec& w = scenario.multiplex;
   w.duration_s = read_positive(f.required("duration_s"), f.path_of("duration_s"));
   const ConfigNode& services = f.required("services");
@@ -112,6 +114,14 @@ void read_multiplex_workload(const ConfigNode& workload, const std::string& path
     fail_at(workload, path, fmt::format("the model catalog has no figures for GPU '{}'", model));
   if (const ConfigNode* c = f.optional("elastic_resize_cost_us"))
     w.elastic_resize_cost_s = read_non_negative(*c, f.path_of("elastic_resize_cost_us")) * 1e-6;
+  if (const ConfigNode* m = f.optional("mig_sizing")) w.mig_sizing = read_choice(*m, f.path_of("mig_sizing"), {"mean", "peak"});
+  if (const ConfigNode* m = f.optional("mig_peak_window_ms"))
+    w.mig_peak_window_s = read_positive(*m, f.path_of("mig_peak_window_ms")) * 1e-3;
+  if (const ConfigNode* m = f.optional("mig_peak_percentile")) {
+    w.mig_peak_percentile = read_positive(*m, f.path_of("mig_peak_percentile"));
+    if (w.mig_peak_percentile > 100)
+      fail_at(*m, f.path_of("mig_peak_percentile"), "'workload.mig_peak_percentile' must be in (0, 100]");
+  }
   w.trace_policy = w.policies.back();
   if (const ConfigNode* t = f.optional("trace_policy")) {
     w.trace_policy = read_string(*t, f.path_of("trace_policy"));

@@ -15,6 +15,9 @@
 //     trace_policy: elastic              # optional: the policy whose kernels go to trace.json
 //     elastic_resize_cost_us: 0          # optional: launch hold after each elastic resize
 //                                        # (sim/policies/multiplex/elastic_multiplex.h)
+//     mig_sizing: mean                   # optional: mean | peak, the rate MIG instances are sized
+//     mig_peak_window_ms: 10             #   for; peak = this percentile of the arrival rate over
+//     mig_peak_percentile: 99            #   windows this wide (sim/policies/multiplex/peak_rate.h)
 //
 // `arrivals` takes sim/workload/arrival_process.h's kinds: poisson, gamma (cv), mmpp, deterministic,
 // and azure_llm: {kind: azure_llm, path: TRACE.csv, rate_per_s: R}, an Azure LLM inference trace
@@ -54,6 +57,12 @@ struct MultiplexWorkloadSpec {
   std::vector<std::string> policies;
   std::string trace_policy;  // empty = the last listed policy
   double elastic_resize_cost_s = 0;
+  // The rate the mig policy's layout search sizes each service's instance for: "mean" (its mean
+  // offered rate) or "peak" (the mig_peak_percentile of its arrival rate over mig_peak_window_s
+  // windows, sim/policies/multiplex/peak_rate.h). Other policies do not depend on it.
+  std::string mig_sizing = "mean";
+  double mig_peak_window_s = 0.01;
+  double mig_peak_percentile = 99;
 };
 
 void read_multiplex_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,

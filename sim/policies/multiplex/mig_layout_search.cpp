@@ -44,7 +44,8 @@ struct Search {
     }
     double score = std::numeric_limits<double>::infinity();
     for (size_t i = 0; i < services.size(); ++i) {
-      const double rate = std::max(services[i].rate_per_s, 1e-9);
+      const ServiceModel& svc = services[i];
+      const double rate = std::max(svc.sizing_rate_per_s > 0 ? svc.sizing_rate_per_s : svc.rate_per_s, 1e-9);
       score = std::min(score, capacity[i][static_cast<size_t>(profile_of[i])] / rate);
     }
     if (!found || score > best.score) {

@@ -2,7 +2,8 @@
 // The best static MIG layout for a set of services: one instance per service, searched over every
 // assignment of (profile, legal start) that the MIG validator (sim/platform/mig_layout.h) accepts.
 //
-// Score of a layout = min over services of capacity_i / rate_i, where capacity_i = n_i / lat_i(n_i)
+// Score of a layout = min over services of capacity_i / rate_i (rate_i = the service's
+// sizing_rate_per_s if set, else its mean rate_per_s), where capacity_i = n_i / lat_i(n_i)
 // requests per second on its instance, n_i the service's SLO-aware batch cap there
 // (service_batcher.h) and lat_i the kernel model on the instance's SMs and bandwidth share
 // (batch_latency.h). The layout with the highest score wins; ties go to the first in enumeration

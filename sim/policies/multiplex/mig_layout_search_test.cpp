@@ -39,6 +39,21 @@ TEST(MigLayoutSearch, HeavierServiceGetsTheBiggerInstance) {
   EXPECT_GT(r.instances[1].sms, r.instances[0].sms);
 }
 
+// mig_sizing: peak sets sizing_rate_per_s: two services with the same mean rate, the one sized for
+// a higher (peak) rate gets the bigger instance; without it the layout follows the mean rates.
+TEST(MigLayoutSearch, SizingRateOverridesTheMeanRate) {
+  const GpuPartitioning parts = h200_parts();
+  std::vector<ServiceModel> svcs{service("steady", 1000, 8, 50), service("bursty", 1000, 8, 50)};
+  svcs[0].sizing_rate_per_s = 1000;
+  svcs[1].sizing_rate_per_s = 8000;
+  const MigSearchResult peak = best_mig_layout(parts, gpu_of(parts).rates, svcs);
+  EXPECT_GT(peak.instances[1].sms, peak.instances[0].sms);
+  svcs[0].sizing_rate_per_s = 8000;
+  svcs[1].sizing_rate_per_s = 1000;
+  const MigSearchResult swapped = best_mig_layout(parts, gpu_of(parts).rates, svcs);
+  EXPECT_GT(swapped.instances[0].sms, swapped.instances[1].sms);
+}
+
 TEST(MigLayoutSearch, TooManyServicesIsAnError) {
   const GpuPartitioning parts = h200_parts();
   std::vector<ServiceModel> svcs;

@@ -23,6 +23,9 @@ struct ServiceModel {
   // kernels_by_batch[n] = one batch of n (n = 1..max_batch; [0] is empty).
   std::vector<std::vector<NamedKernel>> kernels_by_batch;
   double rate_per_s = 0;  // mean offered load
+  // The rate a MIG layout is sized for (mig_layout_search.h); 0 = rate_per_s. Set to a peak rate
+  // under `mig_sizing: peak` (peak_rate.h).
+  double sizing_rate_per_s = 0;
   BatcherConfig batcher;
   // Device memory the service needs at least (its weights; 0 = not checked): a MIG instance with
   // less memory cannot host it (mig_layout_search.h).

@@ -205,19 +205,23 @@ ActivityId SimPlatform::launch(GpuId gpu, PartitionId partition, const KernelPro
       throw PlatformError(fmt::format("partition {} does not exist on GPU {}", partition, gpu));
     part = &partitions_[partition];
   }
-  // Solo time on the whole GPU normalises the rate: λ = 1 is solo speed.
+  // Solo time on the whole GPU normalises the rate: a kernel's work is its solo time in
+  // picoseconds, done at 1e12 per second (λ = 1) when it runs at solo speed. Picoseconds, not
+  // seconds: the solver finishes a flow once less than ~1e-9 of its unit is left, which in
+  // seconds let a short kernel end up to 1 ns early (property test, seed 2204).
   const double t0 = std::max(kernel.flops / g.peak_flops, kernel.dram_bytes / g.hbm_Bps);
+  const double work_ps = t0 * 1e12;
   std::vector<FlowElement> elements;
   double bound = FlowSolver::kUnbounded;
   if (t0 > 0) {
     const ConstraintId sm = part ? part->sms : gpus_[gpu].sm_pool;
-    if (kernel.flops > 0) elements.push_back({sm, kernel.flops / t0});
+    if (kernel.flops > 0) elements.push_back({sm, kernel.flops / work_ps});
     if (kernel.dram_bytes > 0) {
-      elements.push_back({gpus_[gpu].hbm, kernel.dram_bytes / t0});
-      if (part) elements.push_back({part->bandwidth, kernel.dram_bytes / t0});
+      elements.push_back({gpus_[gpu].hbm, kernel.dram_bytes / work_ps});
+      if (part) elements.push_back({part->bandwidth, kernel.dram_bytes / work_ps});
     }
     if (kernel.max_sms > 0 && kernel.max_sms < g.sms && kernel.flops > 0)
-      bound = (g.peak_flops * kernel.max_sms / g.sms) / (kernel.flops / t0);
+      bound = (g.peak_flops * kernel.max_sms / g.sms) / (kernel.flops / work_ps);
   }
   const uint32_t slot = new_activity_slot();
   Activity& a = activities_[slot];
@@ -225,7 +229,7 @@ ActivityId SimPlatform::launch(GpuId gpu, PartitionId partition, const KernelPro
   a.listener = &listener;
   a.tag = tag;
   a.id = next_activity_id_++;
-  a.amount = t0;
+  a.amount = work_ps;
   a.route = UINT32_MAX;
   a.ephemeral_class = t0 > 0;
   a.cls = t0 > 0 ? solver_.make_class(elements, bound) : 0;

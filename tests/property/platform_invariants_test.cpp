@@ -16,22 +16,17 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "sim/engine/engine.h"
 #include "sim/platform/sim_platform.h"
+#include "tests/property/property_seeds.h"
 #include "tests/property/random_machine.h"
 #include "tests/property/random_workload.h"
 
 namespace parallax::property {
 namespace {
-
-uint64_t env_or(const char* name, uint64_t fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::strtoull(v, nullptr, 10) : fallback;
-}
 
 // Issues the workload at its start times and checks the invariants at every callback.
 class CheckingDriver final : public CompletionListener, private EventHandler {
@@ -181,14 +176,11 @@ RunResult run_one(MachineShape shape, uint64_t seed) {
 }
 
 void run_seeds(MachineShape shape) {
-  const uint64_t only = env_or("PARALLAX_PROPERTY_SEED", 0);
-  const uint64_t runs = env_or("PARALLAX_PROPERTY_RUNS", 200);
-  const uint64_t first = only != 0 ? only : 1;
-  const uint64_t last = only != 0 ? only : runs;
+  const SeedRange seeds = property_seeds(200);
+  const uint64_t first = seeds.first, last = seeds.last;
   uint64_t items = 0, checks = 0;
   for (uint64_t seed = first; seed <= last; ++seed) {
-    SCOPED_TRACE("machine " + to_string(shape) + ", seed " + std::to_string(seed) +
-                 " (rerun: PARALLAX_PROPERTY_SEED=" + std::to_string(seed) + ")");
+    SCOPED_TRACE(seed_note(seed, "machine " + to_string(shape) + ", "));
     const RunResult a = run_one(shape, seed);
     const RunResult b = run_one(shape, seed);
     EXPECT_EQ(a.finish, b.finish) << "two runs of one seed differ";

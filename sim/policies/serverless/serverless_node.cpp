@@ -29,6 +29,10 @@ ServerlessNode::ServerlessNode(Platform& platform, ServerlessPolicy policy, std:
     const ServedModel& m = models_[f.model];
     function_class_.push_back(m.heaviness);
     footprint_.push_back(pools_[0]->rounded(swapping ? m.param_bytes : m.native_footprint_bytes));
+    // A model larger than the whole pool can never be loaded: its requests are dropped, as native
+    // drops those of a function without a GPU (queued, they would wait forever while the resort
+    // timer ran the clock out: property test, seed 13).
+    fits_pool_.push_back(footprint_.back() <= pools_[0]->capacity_bytes());
   }
   for (GpuId g = 0; g < gpus; ++g) {
     const int sibling = links_.pcie_sibling.empty() ? -1 : links_.pcie_sibling[static_cast<size_t>(g)];
@@ -85,7 +89,7 @@ void ServerlessNode::sample_pool(int gpu) {
 }
 
 int ServerlessNode::functions_hosted() const {
-  if (policy_.hosting == HostingMode::swap) return static_cast<int>(functions_.size());
+  if (policy_.hosting == HostingMode::swap) return static_cast<int>(std::count(fits_pool_.begin(), fits_pool_.end(), true));
   if (policy_.hosting == HostingMode::keepalive)
     return static_cast<int>(std::count(launched_ever_.begin(), launched_ever_.end(), true));
   return static_cast<int>(std::count_if(native_gpu_.begin(), native_gpu_.end(), [](int g) { return g >= 0; }));
@@ -155,7 +159,8 @@ void ServerlessNode::accept(uint32_t function, Time at) {
   r.function = function;
   r.arrival = at;
   const auto id = static_cast<uint32_t>(requests_.size());
-  if (policy_.hosting == HostingMode::native && native_gpu_[function] < 0) {
+  if ((policy_.hosting == HostingMode::native && native_gpu_[function] < 0) ||
+      (policy_.hosting == HostingMode::swap && !fits_pool_[function])) {
     r.state = RequestState::dropped;
     requests_.push_back(r);
     return;

@@ -2,7 +2,8 @@
 // One GPU server (Torpor §4.1): a controller with the global view of one node's GPUs, one
 // executor per GPU, the memory pools, the evictor, the GPU selector and the request queue, driven
 // by arrivals and completions on the Platform only. Every arrival ends as finished, dropped (native
-// cannot host its function) or still queued when the run is cut short.
+// cannot host its function; swap: its model is larger than the whole pool) or still queued when
+// the run is cut short.
 //
 //   ServerlessNode node(platform, policy, models, functions, links, streams.stream("gpu_select"));
 //   node.start(arrivals);   // sorted by time
@@ -92,7 +93,7 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   int gpus_used() const;
   double busy_s(int gpu) const { return busy_s_[static_cast<size_t>(gpu)]; }
   // Native: functions that have a GPU (the others' requests are dropped); keepalive: functions
-  // whose container started before the last arrival; swap: every function.
+  // whose container started before the last arrival; swap: functions whose model fits the pool.
   int functions_hosted() const;
   // Keepalive: per function, how long its idle container stays.
   const std::vector<Time>& keepalive_windows() const { return keepalive_window_; }
@@ -134,6 +135,7 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   RequestQueue queue_;
   std::vector<ModelClass> function_class_;
   std::vector<int64_t> footprint_;       // per function, bytes as the pools round them
+  std::vector<bool> fits_pool_;          // per function: its footprint fits an empty pool
   std::vector<GpuActivity> activity_;
   std::vector<double> busy_s_;
   std::vector<Time> busy_since_;

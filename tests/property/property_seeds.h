@@ -1,0 +1,33 @@
+// File: tests/property/property_seeds.h
+// The seed conventions of every property test: seeds 1..N (N = PARALLAX_PROPERTY_RUNS, or the
+// test's default), or only PARALLAX_PROPERTY_SEED when it is set; each seed's failure message says
+// how to rerun it.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+namespace parallax::property {
+
+inline uint64_t property_env_or(const char* name, uint64_t fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::strtoull(v, nullptr, 10) : fallback;
+}
+
+struct SeedRange {
+  uint64_t first = 1, last = 0;
+};
+
+inline SeedRange property_seeds(uint64_t default_runs) {
+  const uint64_t only = property_env_or("PARALLAX_PROPERTY_SEED", 0);
+  if (only != 0) return {only, only};
+  return {1, property_env_or("PARALLAX_PROPERTY_RUNS", default_runs)};
+}
+
+// For SCOPED_TRACE: "<what>seed N (rerun: PARALLAX_PROPERTY_SEED=N)".
+inline std::string seed_note(uint64_t seed, const std::string& what = "") {
+  return what + "seed " + std::to_string(seed) + " (rerun: PARALLAX_PROPERTY_SEED=" + std::to_string(seed) + ")";
+}
+
+}  // namespace parallax::property

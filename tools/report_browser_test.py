@@ -44,7 +44,8 @@ EXPECTED_FIGURES = {
                    "GPU memory occupancy over time"],
     "colocate": ["LS latency CDF per policy", "SM and bandwidth shares over time: sgdrc",
                  "SM and bandwidth shares over time: mig"],
-    "multiplex": ["SM share over time", "Bandwidth share over time", "Batch fill per service and policy"],
+    "multiplex": ["SM utilisation over time: elastic", "HBM bandwidth utilisation over time: mig",
+                  "Batch fill per service and policy"],
 }
 
 

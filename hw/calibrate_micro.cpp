@@ -167,6 +167,8 @@ CaseResult Calibrator::run(const PlanCase& c) {
   if (c.family == "swap") return swap_case(c);
   if (c.family == "interdecom") return interdecom_case(c);
   if (c.family == "intrafusion") return intrafusion_case(c);
+  if (c.family == "colocate") return colocate_case(c);
+  if (c.family == "serverless") return serverless_case(c);
   throw PlatformError("no executor for family " + c.family);
 }
 
@@ -175,7 +177,7 @@ CaseResult Calibrator::gemm_case(const PlanCase& c) {
   const int64_t m = c.get_int("m"), n = c.get_int("n"), k = c.get_int("k");
   const GemmOperands o = gemm_operands(dtype, m, n, k);
   const auto samples = time_events(c, [&] { gemm().run(dtype, m, n, k, o.a, o.b, o.c, stream_); });
-  return {rep_stats(samples), c.reps, {}};
+  return {rep_stats(samples), c.reps, {}, {}};
 }
 
 CaseResult Calibrator::copy_case(const PlanCase& c) {
@@ -184,7 +186,7 @@ CaseResult Calibrator::copy_case(const PlanCase& c) {
   if (kind == "d2d") {
     char* buf = static_cast<char*>(device_buffer("copy_d2d", 2 * bytes));
     const auto samples = time_events(c, [&] { launch_copy(buf, buf + bytes, bytes, sms_ * kBlocksPerSm, kThreads, false, stream_); });
-    return {rep_stats(samples), c.reps, {}};
+    return {rep_stats(samples), c.reps, {}, {}};
   }
   if (kind != "h2d" && kind != "d2h") throw PlatformError("copy kind " + kind + " needs two GPUs");
   void* device = device_buffer("copy_host", bytes);
@@ -203,7 +205,7 @@ CaseResult Calibrator::copy_case(const PlanCase& c) {
       PX_CUDA(device_, cudaStreamSynchronize(stream_));
     });
   }
-  return {rep_stats(samples), c.reps, {}};
+  return {rep_stats(samples), c.reps, {}, {}};
 }
 
 CaseResult Calibrator::launch_case(const PlanCase& c) {
@@ -232,7 +234,7 @@ CaseResult Calibrator::launch_case(const PlanCase& c) {
     PX_CUDA(device_, cudaStreamSynchronize(stream_));
     for (double& s : samples) s /= kItems;
   }
-  return {rep_stats(samples), c.reps, {}};
+  return {rep_stats(samples), c.reps, {}, {}};
 }
 
 // The co-run matrix: `kernel` timed by events on its own stream while `with` (three times its

@@ -54,7 +54,7 @@ CaseResult Calibrator::swap_case(const PlanCase& c) {
     }
     join(stream_, side_);
   });
-  return {rep_stats(samples), c.reps, {}};
+  return {rep_stats(samples), c.reps, {}, {}};
 }
 
 // GEMM C = A·B cut into d chunks along n; chunk i's output goes out through a copy kernel of
@@ -83,7 +83,7 @@ CaseResult Calibrator::interdecom_case(const PlanCase& c) {
     }
     join(stream_, side_);
   });
-  return {rep_stats(samples), c.reps, {}};
+  return {rep_stats(samples), c.reps, {}, {}};
 }
 
 // The GEMM on the SMs left after `stolen_sms` are taken by a green context that runs the copy

@@ -4,7 +4,8 @@
 // GPU's timeline, except where the host's view is the quantity (launch and sync overheads,
 // pageable copies, which the driver stages through the CPU): there the steady clock.
 // calibrate_micro.cpp holds gemm, copy, launch and corun; calibrate_overlap.cpp swap,
-// interdecom and intrafusion.
+// interdecom and intrafusion; calibrate_realtime.cpp colocate and serverless (trials on a
+// CudaPlatform in real time, one value per metric).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -28,6 +29,8 @@ struct CaseResult {
   int reps = 0;
   // Config values the hardware decided (e.g. the SMs a green context really got), replacing the plan's.
   std::vector<std::pair<std::string, std::string>> actual;
+  // colocate, serverless: the value of each of the case's metrics (stats unused).
+  std::vector<std::pair<std::string, double>> metrics;
 };
 
 class Calibrator {
@@ -68,6 +71,8 @@ class Calibrator {
   CaseResult swap_case(const PlanCase& c);
   CaseResult interdecom_case(const PlanCase& c);
   CaseResult intrafusion_case(const PlanCase& c);
+  CaseResult colocate_case(const PlanCase& c);
+  CaseResult serverless_case(const PlanCase& c);
 
   int device_;
   int sms_ = 0;

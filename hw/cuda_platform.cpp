@@ -38,7 +38,7 @@ CudaPlatform::CudaPlatform(CudaPlatformOptions options)
     s.sms = d.sms;
     s.memory_bytes = d.memory_bytes;
     s.hbm_Bps = d.hbm_Bps;
-    s.peak_flops = 0;  // not readable from the device; the calibration measures it
+    s.peak_flops = options_.peak_flops;  // not readable from the device (CudaPlatformOptions)
   }
   host_buffers_.resize(static_cast<size_t>(std::max(1, options_.host_count)));
 }

@@ -41,6 +41,10 @@ namespace parallax::hw {
 struct CudaPlatformOptions {
   bool pinned_host = true;  // host scratch memory: pinned (cudaMallocHost) or pageable
   int host_count = 1;
+  // What gpu().peak_flops reports. The device cannot tell it; a client that sizes kernels as
+  // seconds x peak_flops (serverless' SwapExecutor) needs the rate launch() really reaches: the
+  // intensity kernel's FP32 rate. 0 = unknown.
+  double peak_flops = 0;
 };
 
 class CudaPlatform final : public Platform {

@@ -61,19 +61,26 @@ CalibrationResult run_plan(const SweepPlan& plan, int device, const std::string&
     CaseOutcome outcome{&c, true, {}, 0};
     try {
       const CaseResult r = calibrator.run(c);
-      models::Measurement m;
-      m.family = *models::parse_measurement_family(c.family);
-      m.case_id = c.id;
-      m.config = c.config;
-      for (const auto& [key, value] : r.actual)
-        for (auto& [k, v] : m.config)
-          if (k == key) v = value;
-      m.value = r.stats.median;
-      // unit: the default "s" (assigning the literal trips g++ 12's false -Wrestrict warning).
-      m.reps = r.reps;
-      m.stdev = r.stats.stdev;
-      m.provenance = result.provenance;
-      result.rows.push_back(std::move(m));
+      for (const PlanRow& row : plan_rows(c)) {
+        models::Measurement m;
+        m.family = *models::parse_measurement_family(c.family);
+        m.case_id = row.id;
+        m.config = row.config;
+        for (const auto& [key, value] : r.actual)
+          for (auto& [k, v] : m.config)
+            if (k == key) v = value;
+        m.value = r.stats.median;
+        if (!row.metric.empty()) {  // a trial: its metric's value, one run
+          m.value = 0;
+          for (const auto& [name, value] : r.metrics)
+            if (name == row.metric) m.value = value;
+          m.unit = row.unit;
+        }
+        m.reps = r.reps;
+        m.stdev = r.stats.stdev;
+        m.provenance = result.provenance;
+        result.rows.push_back(std::move(m));
+      }
     } catch (const std::exception& e) {  // PlatformError (CUDA, OOM, partitions), invalid config
       outcome.ok = false;
       outcome.error = e.what();

@@ -48,13 +48,22 @@ TEST(HwCli, DryRunPrintsThePlanWithoutAGpu) {
   EXPECT_LT(std::stoi(m[2]), 60);
 }
 
+TEST(HwCli, DryRunShowsTheRealtimeTrialsAndTheirRows) {
+  const Result r = run("hw calibrate --dry-run --families colocate,serverless");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("colocate/static_split/load0.5"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("serverless/torpor/10s"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rows: ls_p50_latency_s (s), ls_p99_latency_s (s), ls_slo_attainment (fraction), be_throughput (1/s)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("sgdrc"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("11 cases, colocate 10, serverless 1;"), std::string::npos) << r.output;
+}
+
 TEST(HwCli, BadInputExitsTwo) {
   Result r = run("hw calibrate --dry-run --families gemm,bogus");
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("unknown family 'bogus'"), std::string::npos) << r.output;
-  r = run("hw calibrate --dry-run --families serverless");
-  EXPECT_EQ(r.code, 2) << r.output;
-  EXPECT_NE(r.output.find("not measured yet"), std::string::npos) << r.output;
   r = run("hw calibrate --quick");
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("needs --out DIR"), std::string::npos) << r.output;

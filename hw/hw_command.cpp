@@ -59,9 +59,15 @@ int dry_run(const HwOptions& o) {
   }
   const SweepPlan plan = plan_or_bad_input(o, facts);
   std::printf("%s\n", source.c_str());
-  for (const PlanCase& c : plan.cases)
+  for (const PlanCase& c : plan.cases) {
     std::printf("%-12s %-48s reps %3d  est %7.3f s  %s\n", c.family.c_str(), c.id.c_str(), c.reps, c.estimated_seconds,
                 c.config_string().c_str());
+    if (!c.metrics.empty()) {
+      std::string rows;
+      for (const TrialMetric& m : c.metrics) rows += (rows.empty() ? "" : ", ") + m.name + " (" + m.unit + ")";
+      std::printf("%-12s   one real-time run; rows: %s\n", "", rows.c_str());
+    }
+  }
   std::printf("%zu cases", plan.cases.size());
   for (std::string_view f : kMeasuredFamilies)
     if (plan.count(f) > 0) std::printf(", %s %zu", std::string(f).c_str(), plan.count(f));
@@ -106,7 +112,7 @@ CLI::App* add_hw_subcommand(CLI::App& app, HwOptions& o) {
   CLI::App* cal = hw->add_subcommand("calibrate", "Run the calibration sweep; write DIR/measurements.csv");
   cal->add_option("--out", o.out_dir, "output folder (measurements.csv, provenance.json, summary.txt)");
   cal->add_flag("--quick", o.quick, "a smaller sweep (about a minute on an H200)");
-  cal->add_option("--families", o.families, "comma-separated subset: gemm,copy,launch,corun,swap,interdecom,intrafusion");
+  cal->add_option("--families", o.families, "comma-separated subset: gemm,copy,launch,corun,swap,interdecom,intrafusion,colocate,serverless");
   cal->add_option("--device", o.device, "CUDA device index")->capture_default_str();
   cal->add_flag("--dry-run", o.dry_run, "print the plan and its time estimate; measure nothing");
   cal->callback([&o] { o.action = "calibrate"; });

@@ -137,7 +137,8 @@ TEST(ServerlessTrial, ConfigRoundTripsThroughTheStrictCsv) {
   auto config = serverless_trial_config(t);
   for (auto& [k, v] : config)
     if (k == "models") v = "resnet50+nonesuch";
-  EXPECT_THROW(serverless_trial_from(read_back(row(models::MeasurementFamily::serverless, config, "swaps", 10, "count"))),
+  RealtimePredictor predictor(simulated_gpu({}, {}));
+  EXPECT_THROW(predictor.predict(read_back(row(models::MeasurementFamily::serverless, config, "swaps", 10, "count"))),
                models::DataError);
 }
 

@@ -21,61 +21,7 @@ ModelClass model_class(Heaviness h) {
   return h == Heaviness::light ? ModelClass::light : h == Heaviness::median ? ModelClass::median : ModelClass::heavy;
 }
 
-std::vector<std::string> split_plus(const std::string& s) {
-  std::vector<std::string> out;
-  size_t pos = 0;
-  while (pos <= s.size()) {
-    const size_t end = std::min(s.find('+', pos), s.size());
-    if (end > pos) out.push_back(s.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return out;
-}
-
 }  // namespace
-
-std::vector<std::pair<std::string, std::string>> serverless_trial_config(const ServerlessTrial& t) {
-  std::string models;
-  for (const std::string& m : t.models) models += (models.empty() ? "" : "+") + m;
-  return {{"policy", t.policy},
-          {"models", models},
-          {"rate_per_s", fmt::format("{}", t.rate_per_s)},
-          {"duration_s", fmt::format("{}", t.duration_s)},
-          {"seed", std::to_string(t.seed)},
-          {"pool_bytes", std::to_string(t.pool_bytes)},
-          {"gpu_kind", t.gpu_kind},
-          {"flops_per_s", fmt::format("{}", t.flops_per_s)},
-          {"launch_s", fmt::format("{}", t.launch_s)},
-          {"host_link_Bps", fmt::format("{}", t.host_link_Bps)}};
-}
-
-ServerlessTrial serverless_trial_from(const models::Measurement& r) {
-  ServerlessTrial t;
-  t.policy = r.text("policy");
-  t.models = split_plus(r.text("models"));
-  t.rate_per_s = r.number("rate_per_s");
-  t.duration_s = r.number("duration_s");
-  t.seed = static_cast<uint64_t>(r.number("seed"));
-  t.pool_bytes = static_cast<int64_t>(r.number("pool_bytes"));
-  t.gpu_kind = r.text("gpu_kind");
-  t.flops_per_s = r.number("flops_per_s");
-  t.launch_s = r.number("launch_s");
-  t.host_link_Bps = r.number("host_link_Bps");
-  if (t.models.empty() || !(t.rate_per_s > 0) || !(t.duration_s > 0) || t.pool_bytes < 1 || !(t.flops_per_s > 0) ||
-      !(t.host_link_Bps > 0) || catalog_gpu_kind(t.gpu_kind) < 0)
-    throw models::DataError(r.file, r.line,
-                            fmt::format("serverless case {}: needs models, a known gpu_kind and rate_per_s, duration_s, "
-                                        "pool_bytes, flops_per_s, host_link_Bps > 0",
-                                        r.case_id));
-  for (const std::string& m : t.models)
-    if (embedded_model_catalog().find(m) == nullptr)
-      throw models::DataError(r.file, r.line, fmt::format("serverless case {}: unknown catalog model '{}'", r.case_id, m));
-  return t;
-}
-
-std::vector<TrialMetric> serverless_metrics() {
-  return {{"p50_latency_s", "s"}, {"p99_latency_s", "s"}, {"slo_attainment", "fraction"}, {"swaps", "count"}};
-}
 
 double serverless_metric(const ServerlessOutcome& o, std::string_view metric) {
   if (metric == "p50_latency_s") return o.p50_latency_s;

@@ -3,7 +3,7 @@
 // serverless policy (Torpor's by default) on one GPU, serving a few catalog models whose weights
 // live in host memory (pinned on CudaPlatform) and are swapped in over the real copy path, while
 // a short seeded trace (Poisson arrivals per function, popularity 1/(i+1)) is replayed in real
-// time. The same trial runs on SimPlatform for `parallax validate`. Every parameter is a config
+// time (parameters: hw/trial_config.h). The same trial runs on SimPlatform for `parallax validate`. Every parameter is a config
 // key of the measurement row.
 //
 // Kernels: the node launches each layer as `compute_s x peak_flops` FLOPs of the platform's GPU;
@@ -13,33 +13,12 @@
 #pragma once
 
 #include <functional>
-#include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
 
-#include "hw/colocate_trial.h"
-#include "models/calibration_data/measurement_csv.h"
+#include "hw/trial_config.h"
 #include "sim/platform/platform.h"
 
 namespace parallax::hw {
-
-struct ServerlessTrial {
-  std::string policy = "torpor";
-  std::vector<std::string> models{"resnet50", "resnet152", "bert_qa"};  // config: joined by '+'
-  double rate_per_s = 20;         // all functions together
-  double duration_s = 10;         // arrivals on [0, duration)
-  uint64_t seed = 1;
-  int64_t pool_bytes = int64_t{1536} << 20;  // the policy's GPU memory pool (forces evictions)
-  std::string gpu_kind = "H200";  // whose catalog compute times the layers take
-  double flops_per_s = 66.9e12;   // the rate launched FLOPs run at
-  double launch_s = 5e-6;         // simulator: kernel launch delay when no fit gives one
-  double host_link_Bps = 55e9;    // simulator: host-to-GPU bandwidth when no fit gives one
-};
-
-std::vector<std::pair<std::string, std::string>> serverless_trial_config(const ServerlessTrial& t);
-ServerlessTrial serverless_trial_from(const models::Measurement& row);
-std::vector<TrialMetric> serverless_metrics();
 
 struct ServerlessOutcome {
   double p50_latency_s = 0, p99_latency_s = 0, slo_attainment = 0;

@@ -15,13 +15,13 @@
 #include <utility>
 #include <vector>
 
+#include "hw/trial_config.h"
+
 namespace parallax::hw {
 
-// The families this version measures, in the order they run (the schema also names colocate and
-// serverless; they are not measured yet, see docs/hardware.md).
-inline constexpr std::string_view kMeasuredFamilies[] = {"gemm",  "copy",       "launch",     "corun",
-                                                         "swap",  "interdecom", "intrafusion"};
-inline constexpr std::string_view kUnmeasuredFamilies[] = {"colocate", "serverless"};
+// The families this version measures, in the order they run.
+inline constexpr std::string_view kMeasuredFamilies[] = {"gemm", "copy",        "launch",   "corun",     "swap",
+                                                         "interdecom", "intrafusion", "colocate", "serverless"};
 
 // What the plan needs to know about the GPU. h200() gives the figures used for a dry run.
 struct DeviceFacts {
@@ -57,6 +57,9 @@ struct PlanCase {
   int warmup = 0;
   int reps = 0;
   double estimated_seconds = 0;  // warm-up and reps included
+  // colocate, serverless: one run (a trial in real time) gives one row per metric; empty for the
+  // other families (one row, the case's time in s).
+  std::vector<TrialMetric> metrics;
 
   // The value of `key` (std::invalid_argument naming the case and key when absent).
   const std::string& get(std::string_view key) const;
@@ -65,6 +68,16 @@ struct PlanCase {
   std::string config_string() const;
 };
 
+// One row of measurements.csv that a case gives: its id and config (a metric's row: the case id
+// + "/" + metric, the config + metric=...), and unit.
+struct PlanRow {
+  std::string id;
+  std::vector<std::pair<std::string, std::string>> config;
+  std::string metric;  // empty for a one-row case
+  std::string unit;
+};
+std::vector<PlanRow> plan_rows(const PlanCase& c);
+
 struct SweepPlan {
   std::vector<PlanCase> cases;
   double setup_seconds = 0;  // context creation, buffers, pinned host memory
@@ -72,8 +85,7 @@ struct SweepPlan {
   size_t count(std::string_view family) const;
 };
 
-// Throws std::invalid_argument for an unknown family name or one that is not measured yet (the
-// message lists the measured ones).
+// Throws std::invalid_argument for an unknown family name (the message lists the measured ones).
 SweepPlan make_sweep_plan(const PlanOptions& options, const DeviceFacts& device);
 
 // Repetitions for a case whose one run takes `one_s`: enough for a stable median within a

@@ -25,7 +25,7 @@ TEST(SweepPlan, EveryMeasuredFamilyHasCasesAndIdsAreUnique) {
   std::set<std::string> ids;
   for (const PlanCase& c : plan.cases) {
     EXPECT_TRUE(ids.insert(c.id).second) << "duplicate " << c.id;
-    EXPECT_GE(c.reps, 5) << c.id;
+    EXPECT_GE(c.reps, c.metrics.empty() ? 5 : 1) << c.id;  // a real-time trial runs once
     EXPECT_GT(c.estimated_seconds, 0) << c.id;
     EXPECT_EQ(c.config_string().find(','), std::string::npos) << c.id;
   }
@@ -64,13 +64,45 @@ TEST(SweepPlan, FamiliesFilterAndRejectUnknownOrUnmeasured) {
   for (const PlanCase& c : plan.cases) EXPECT_TRUE(c.family == "gemm" || c.family == "launch") << c.id;
   o.families = {"gemm", "gemmm"};
   EXPECT_THROW(make_sweep_plan(o, DeviceFacts::h200()), std::invalid_argument);
-  o.families = {"serverless"};
-  try {
-    make_sweep_plan(o, DeviceFacts::h200());
-    FAIL() << "serverless is not measured";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("not measured yet"), std::string::npos) << e.what();
+  o.families = {"serverless", "colocate"};
+  const SweepPlan realtime = make_sweep_plan(o, DeviceFacts::h200());
+  EXPECT_EQ(realtime.count("serverless"), 1u);
+  EXPECT_EQ(realtime.count("colocate"), std::size(kRealtimeColocatePolicies));  // --quick: one load
+}
+
+// Colocate and serverless cases are trials that give one row per metric, with the trial's
+// config; the policies that cannot run on one GPU are not planned.
+TEST(SweepPlan, RealtimeFamiliesPlanTrialsWithOneRowPerMetric) {
+  const SweepPlan plan = make_sweep_plan(with_models(false), DeviceFacts::h200());
+  EXPECT_EQ(plan.count("colocate"), 2 * std::size(kRealtimeColocatePolicies));
+  EXPECT_EQ(plan.count("serverless"), 1u);
+  double realtime_s = 0;
+  for (const PlanCase& c : plan.cases) {
+    if (c.family != "colocate" && c.family != "serverless") {
+      EXPECT_TRUE(c.metrics.empty()) << c.id;
+      EXPECT_EQ(plan_rows(c).size(), 1u) << c.id;
+      continue;
+    }
+    realtime_s += c.estimated_seconds;
+    EXPECT_NE(c.get("policy"), "sgdrc") << c.id;
+    EXPECT_NE(c.get("policy"), "mig") << c.id;
+    ASSERT_FALSE(c.metrics.empty()) << c.id;
+    const std::vector<PlanRow> rows = plan_rows(c);
+    ASSERT_EQ(rows.size(), c.metrics.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+      EXPECT_EQ(rows[i].id, c.id + "/" + c.metrics[i].name);
+      EXPECT_EQ(rows[i].config.back(), std::make_pair(std::string("metric"), c.metrics[i].name));
+    }
+    // The node sees the GPU at the intensity kernel's FP32 rate, not the tensor peak.
+    EXPECT_EQ(std::stod(c.get("flops_per_s")), DeviceFacts::h200().fp32_flops) << c.id;
+    if (c.family == "colocate") {
+      EXPECT_EQ(c.get_int("static_ls_sms") % 8, 0) << c.id;
+      EXPECT_EQ(c.metrics.size(), c.get("policy") == "ls_alone" ? 3u : 4u) << c.id;  // no BE alone
+    }
   }
+  // 10 colocate trials of 1.5 s and a 10 s trace: a minute at most.
+  EXPECT_GT(realtime_s, 20);
+  EXPECT_LT(realtime_s, 60);
 }
 
 TEST(SweepPlan, CorunSplitsFollowTheGreenContextGranularity) {
@@ -90,18 +122,30 @@ TEST(SweepPlan, CorunSplitsFollowTheGreenContextGranularity) {
 TEST(SweepPlan, EveryCaseIsAValidMeasurementRow) {
   const SweepPlan plan = make_sweep_plan(with_models(false), DeviceFacts::h200());
   std::vector<models::Measurement> rows;
-  for (const PlanCase& c : plan.cases) {
-    models::Measurement m;
-    m.family = *models::parse_measurement_family(c.family);
-    m.case_id = c.id;
-    m.config = c.config;
-    m.value = c.estimated_seconds;
-    m.reps = c.reps;
-    m.provenance = {"NVIDIA H200", 132, "580", "13.0", std::nullopt, std::nullopt, "2026-11-30T00:00:00Z", "x"};
-    rows.push_back(m);
-  }
+  for (const PlanCase& c : plan.cases)
+    for (const PlanRow& r : plan_rows(c)) {
+      models::Measurement m;
+      m.family = *models::parse_measurement_family(c.family);
+      m.case_id = r.id;
+      m.config = r.config;
+      m.value = c.estimated_seconds;
+      m.unit = r.unit;
+      m.reps = c.reps;
+      m.provenance = {"NVIDIA H200", 132, "580", "13.0", std::nullopt, std::nullopt, "2026-11-30T00:00:00Z", "x"};
+      rows.push_back(m);
+    }
   const std::string csv = models::format_measurements_csv(rows);
-  EXPECT_EQ(models::parse_measurements_csv(csv, "plan.csv").size(), plan.cases.size());
+  const std::vector<models::Measurement> back = models::parse_measurements_csv(csv, "plan.csv");
+  EXPECT_EQ(back.size(), rows.size());
+  // The trial's own reader accepts every colocate and serverless row.
+  for (const models::Measurement& m : back) {
+    if (m.family == models::MeasurementFamily::colocate) {
+      EXPECT_EQ(colocate_trial_config(colocate_trial_from(m)).size(), 16u);
+    }
+    if (m.family == models::MeasurementFamily::serverless) {
+      EXPECT_FALSE(serverless_trial_from(m).models.empty());
+    }
+  }
 }
 
 TEST(SweepPlan, RepsTargetTheCaseBudget) {

@@ -1,0 +1,78 @@
+// File: hw/calibrate_realtime.cpp
+// The Calibrator's real-time families: a colocate or serverless trial (hw/colocate_trial.h,
+// hw/serverless_trial.h) on a CudaPlatform of its own, driven by the platform's event loop in real
+// time. Each case gives one value per metric (run_plan makes them rows).
+#include <fmt/format.h>
+
+#include "hw/calibrator.h"
+#include "hw/colocate_trial.h"
+#include "hw/cuda_platform.h"
+#include "hw/serverless_trial.h"
+
+namespace parallax::hw {
+
+namespace {
+
+// A plan case as the row the trial readers take (the same keys the CSV will hold).
+models::Measurement as_row(const PlanCase& c) {
+  models::Measurement m;
+  m.family = *models::parse_measurement_family(c.family);
+  m.case_id = c.id;
+  m.config = c.config;
+  m.file = "plan";
+  return m;
+}
+
+struct Ignore final : CompletionListener {
+  void on_complete(uint64_t) override {}
+};
+
+// The trial's first kernels would otherwise pay for loading the kernel module and creating
+// streams: one kernel on the whole GPU and one on pinned SMs, before the clock matters.
+void warm_up(CudaPlatform& platform) {
+  Ignore ignore;
+  KernelProfile k;
+  k.flops = 1e9;
+  platform.launch(0, kWholeGpu, k, ignore, 0);
+  k.max_sms = 8;
+  platform.launch(0, kWholeGpu, k, ignore, 0);
+  platform.run();
+}
+
+void require_first_gpu(int device) {
+  // The trials put their node on CudaPlatform's GPU 0.
+  if (device != 0) throw PlatformError(fmt::format("colocate and serverless trials run on GPU 0, not {}", device));
+}
+
+}  // namespace
+
+CaseResult Calibrator::colocate_case(const PlanCase& c) {
+  require_first_gpu(device_);
+  const ColocateTrial t = colocate_trial_from(as_row(c));
+  CudaPlatform platform;
+  warm_up(platform);
+  // No interference term: co-running kernels on the GPU slow each other by themselves.
+  const ColocateOutcome o = run_colocate_trial(platform, t, false, {}, [&] { platform.run(); });
+  CaseResult r;
+  r.reps = 1;
+  for (const TrialMetric& m : c.metrics) r.metrics.push_back({m.name, colocate_metric(o, m.name)});
+  return r;
+}
+
+CaseResult Calibrator::serverless_case(const PlanCase& c) {
+  require_first_gpu(device_);
+  const ServerlessTrial t = serverless_trial_from(as_row(c));
+  CudaPlatformOptions options;
+  options.pinned_host = true;
+  // The node sizes a layer's kernel as compute_s x peak_flops: the intensity kernel's FP32 rate.
+  options.peak_flops = t.flops_per_s;
+  CudaPlatform platform(options);
+  warm_up(platform);
+  const ServerlessOutcome o = run_serverless_trial(platform, t, [&] { platform.run(); });
+  CaseResult r;
+  r.reps = 1;
+  for (const TrialMetric& m : c.metrics) r.metrics.push_back({m.name, serverless_metric(o, m.name)});
+  return r;
+}
+
+}  // namespace parallax::hw

@@ -6,6 +6,7 @@
 #include "hw/serverless_trial.h"
 #include "sim/engine/engine.h"
 #include "sim/platform/sim_platform.h"
+#include "sim/scenario/model_catalog.h"
 
 namespace parallax::hw {
 
@@ -62,6 +63,8 @@ SimulatedGpu simulated_gpu(const models::Calibration& c, const std::vector<model
 std::optional<double> RealtimePredictor::predict(const models::Measurement& row) {
   const bool colocate = row.family == models::MeasurementFamily::colocate;
   if (!colocate && row.family != models::MeasurementFamily::serverless) return std::nullopt;
+  // A row the sweep's trials did not write (the schema allows any scenario keys): no model.
+  if (!row.has(colocate ? "ls_model" : "models")) return std::nullopt;
   const std::string key = trial_key(row);
   auto it = cache_.find(key);
   if (it == cache_.end()) {
@@ -76,6 +79,11 @@ std::optional<double> RealtimePredictor::predict(const models::Measurement& row)
       for (const TrialMetric& m : colocate_metrics(t.policy)) values[m.name] = colocate_metric(o, m.name);
     } else {
       const ServerlessTrial t = serverless_trial_from(row);
+      for (const std::string& m : t.models)
+        if (embedded_model_catalog().find(m) == nullptr || catalog_gpu_kind(t.gpu_kind) < 0)
+          throw models::DataError(row.file, row.line,
+                                  "serverless case " + row.case_id + ": unknown catalog model '" + m + "' or GPU kind '" +
+                                      t.gpu_kind + "'");
       // The hardware launched compute_s x flops_per_s FLOPs per layer and ran them at the rate its
       // kernels reach: the simulated GPU runs at that rate and the layers carry the same FLOPs.
       const double rate = gpu_.flops_per_s.value_or(t.flops_per_s);

@@ -37,8 +37,9 @@ SimulatedGpu simulated_gpu(const models::Calibration& calibration, const std::ve
 class RealtimePredictor {
  public:
   explicit RealtimePredictor(SimulatedGpu gpu) : gpu_(std::move(gpu)) {}
-  // The simulated value of a colocate or serverless row; nullopt for other families. DataError
-  // (the row's file:line) for a config the trial cannot read.
+  // The simulated value of a colocate or serverless row; nullopt for other families and for rows
+  // without the trial's keys (ls_model, models: not written by the sweep). DataError (the row's
+  // file:line) for a trial config that cannot run.
   std::optional<double> predict(const models::Measurement& row);
 
  private:

@@ -4,13 +4,16 @@
 // files validate writes.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/support/cli_harness.h"
 
@@ -86,6 +89,67 @@ TEST(FitCli, ValidateWritesTableCsvJsonAndReport) {
   const Result bad = run("validate " + dir.string());
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.output.find("measurements.csv:12: gemm row lacks config key 'n'"), std::string::npos) << bad.output;
+}
+
+// colocate and serverless rows written by the sweep's trials (hw/trial_config.h keys) are
+// predicted by replaying the trial on SimPlatform; every one is evaluated (nothing is fitted on
+// them); a row without the trial's keys is reported as having no model; a trial config that
+// cannot run exits 2 at its line.
+TEST(FitCli, ValidateReplaysColocateAndServerlessTrialsOnSimPlatform) {
+  const fs::path dir = scratch("validate-realtime");
+  const std::string prov = ",1,0,NVIDIA H200,132,580.65,13.0,,,2026-11-30T00:00:00Z,x\n";
+  const std::string colo =
+      "policy=static_split;ls_model=resnet50;ls_batch=8;be_model=resnet152;be_batch=32;ls_load=0.5;ls_slo_x_solo=5;"
+      "duration_s=0.5;seed=1;static_ls_sms=64;sms=132;green_min_sms=8;green_multiple_sms=8;flops_per_s=66900000000000;"
+      "hbm_Bps=4800000000000;launch_s=5e-06;metric=";
+  const std::string srv =
+      "policy=torpor;models=resnet50+resnet152+bert_qa;rate_per_s=20;duration_s=2;seed=1;pool_bytes=1610612736;"
+      "gpu_kind=H200;flops_per_s=66900000000000;launch_s=5e-06;host_link_Bps=55000000000;metric=";
+  std::string csv = "family,case,config,value,unit,reps,stdev,gpu_name,sm_count,driver,cuda,sm_clock_mhz,mem_clock_mhz,date,git_commit\n";
+  csv += "colocate,c/p50," + colo + "ls_p50_latency_s,0.004,s" + prov;
+  csv += "colocate,c/p99," + colo + "ls_p99_latency_s,0.012,s" + prov;
+  csv += "colocate,c/slo," + colo + "ls_slo_attainment,0.9,fraction" + prov;
+  csv += "colocate,c/be," + colo + "be_throughput,20,1/s" + prov;
+  csv += "colocate,c/other,policy=mps;metric=ls_p99_latency_s;load=0.7,0.021,s" + prov;
+  csv += "serverless,s/p50," + srv + "p50_latency_s,0.01,s" + prov;
+  csv += "serverless,s/p99," + srv + "p99_latency_s,0.05,s" + prov;
+  csv += "serverless,s/slo," + srv + "slo_attainment,0.95,fraction" + prov;
+  csv += "serverless,s/swaps," + srv + "swaps,12,count" + prov;
+  std::ofstream(dir / "measurements.csv") << csv;
+  const Result v = run("validate " + dir.string() + " --hardware h200x1");
+  ASSERT_EQ(v.code, 0) << v.output;
+  const auto j = nlohmann::json::parse(slurp(dir / "validation.json"));
+  std::map<std::string, std::pair<int, int>> counts;
+  for (const auto& f : j["families"]) counts[f["family"]] = {f["rows"].get<int>(), f["evaluated"].get<int>()};
+  EXPECT_EQ(counts["colocate"], std::make_pair(5, 4));
+  EXPECT_EQ(counts["serverless"], std::make_pair(4, 4));
+  // Each evaluated row: its prediction, held out, and rel_error = |predicted - measured| / measured.
+  std::istringstream lines(slurp(dir / "validation.csv"));
+  std::string line;
+  std::map<std::string, double> predicted;
+  std::getline(lines, line);
+  while (std::getline(lines, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+    if (f.size() < 7 || f[1] == "c/other") continue;
+    EXPECT_EQ(f[2], "held_out") << line;
+    const double meas = std::stod(f[3]), pred = std::stod(f[4]);
+    EXPECT_NEAR(std::stod(f[5]), std::abs(pred - meas) / meas, 1e-9) << line;
+    predicted[f[1]] = pred;
+  }
+  ASSERT_EQ(predicted.size(), 8u);
+  EXPECT_GE(predicted["c/p99"], predicted["c/p50"]);
+  EXPECT_GT(predicted["c/be"], 0);
+  EXPECT_GE(predicted["s/p99"], predicted["s/p50"]);
+  EXPECT_GT(predicted["s/swaps"], 3);  // 1.68 GB of models in a 1.5 GiB pool
+  // A trial that cannot run: exit 2 at its line.
+  std::ofstream(dir / "measurements.csv", std::ios::app)
+      << "colocate,c/bad," << colo.substr(0, colo.find("ls_load=")) << "ls_load=0" << colo.substr(colo.find(";ls_slo"))
+      << "ls_p50_latency_s,0.004,s" << prov;
+  const Result bad = run("validate " + dir.string() + " --hardware h200x1");
+  EXPECT_EQ(bad.code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("measurements.csv:11:"), std::string::npos) << bad.output;
 }
 
 }  // namespace

@@ -8,28 +8,12 @@
 
 #include "models/calibration_data/data_error.h"
 #include "hw/green_split.h"
-#include "models/inference_kernels.h"
 #include "sim/engine/random_streams.h"
 #include "sim/policies/colocate/colocation_node.h"
 #include "sim/policies/colocate/colocation_presets.h"
 #include "sim/scenario/model_catalog.h"
 
 namespace parallax::hw {
-
-namespace {
-
-// The catalog model at `batch` as the colocate scenarios build it (tools/run_colocate.cpp):
-// memory-bound kernels tiled over 64 KiB of their bytes.
-std::vector<NamedKernel> kernels_of(const std::string& model, int batch) {
-  const CatalogModel& m = embedded_model_catalog().at(model);
-  std::vector<LayerFigures> layers;
-  for (const CatalogLayer& l : m.layers) layers.push_back({l.name, l.flops, static_cast<double>(l.param_bytes)});
-  InferenceKernelAssumptions a;
-  a.block_bytes = 64 * 1024;
-  return inference_kernels(model, layers, batch, a);
-}
-
-}  // namespace
 
 double colocate_metric(const ColocateOutcome& o, std::string_view metric) {
   if (metric == "ls_p50_latency_s") return o.ls_p50_latency_s;
@@ -47,8 +31,8 @@ ColocateOutcome run_colocate_trial(Platform& platform, const ColocateTrial& t, b
   // η_c = 0.75 and a per-SM bandwidth cap of 2·HBM/SMs, as the colocate scenarios default to.
   setup.gpu.rates = DeviceRates{t.sms, t.flops_per_s, t.hbm_Bps, 2 * t.hbm_Bps / t.sms, 0.75, t.launch_s};
   setup.gpu.partitioning = &rules;
-  setup.ls_kernels = kernels_of(t.ls_model, t.ls_batch);
-  setup.be_kernels = kernels_of(t.be_model, t.be_batch);
+  setup.ls_kernels = colocate_request_kernels(t.ls_model, t.ls_batch);
+  setup.be_kernels = colocate_request_kernels(t.be_model, t.be_batch);
   setup.interference = interference;
   setup.interference_on = interference_on;
   double solo_s = 0;

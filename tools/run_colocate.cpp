@@ -9,7 +9,6 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "models/inference_kernels.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/random_streams.h"
 #include "sim/platform/sim_platform.h"
@@ -27,15 +26,6 @@
 namespace parallax {
 
 namespace {
-
-std::vector<NamedKernel> kernels_of(const std::string& model, int batch) {
-  const CatalogModel& m = embedded_model_catalog().at(model);
-  std::vector<LayerFigures> layers;
-  for (const CatalogLayer& l : m.layers) layers.push_back({l.name, l.flops, static_cast<double>(l.param_bytes)});
-  InferenceKernelAssumptions a;
-  a.block_bytes = 64 * 1024;  // memory-bound kernels tiled over their bytes (inference_kernels.h)
-  return inference_kernels(model, layers, batch, a);
-}
 
 // kernels.csv: every kernel of the traced policy with its partition, SMs, isolated time and
 // slowdown (actual / isolated on the whole GPU), in launch order.
@@ -147,8 +137,8 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
   setup.gpu.gpu = 0;
   setup.gpu.rates = DeviceRates{gpu.sms, gpu.peak_flops, gpu.hbm_Bps, w.bw_per_sm_Bps, 0.75, gpu.kernel_launch_s};
   setup.gpu.partitioning = &parts;
-  setup.ls_kernels = kernels_of(w.ls_model, w.ls_batch);
-  setup.be_kernels = kernels_of(w.be_model, w.be_batch);
+  setup.ls_kernels = colocate_request_kernels(w.ls_model, w.ls_batch);
+  setup.be_kernels = colocate_request_kernels(w.be_model, w.be_batch);
   setup.ls_slo = Time::seconds(w.ls_slo_s);
   setup.be_stop = Time::seconds(w.duration_s);
   setup.interference = w.interference;

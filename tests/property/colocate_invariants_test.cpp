@@ -35,6 +35,7 @@
 #include "sim/platform/sim_platform.h"
 #include "sim/policies/colocate/colocation_node.h"
 #include "sim/policies/colocate/colocation_presets.h"
+#include "sim/platform/test_machines.h"
 #include "tests/property/checked_platform.h"
 #include "tests/property/property_seeds.h"
 
@@ -45,22 +46,6 @@ int uniform_count(RandomStream& rng, int lo, int hi) {  // [lo, hi]
   return lo + static_cast<int>(rng.uniform_int(static_cast<uint64_t>(hi - lo + 1)));
 }
 double log_uniform(RandomStream& rng, double lo, double hi) { return std::exp(rng.uniform(std::log(lo), std::log(hi))); }
-
-HardwareSpec h200(double launch_s) {
-  HardwareSpec hw;
-  hw.name = "property-h200";
-  GpuSpec g;
-  g.model = "H200-SXM";
-  g.sms = 132;
-  g.peak_flops = 989e12;
-  g.hbm_Bps = 4.8e12;
-  g.memory_bytes = 141'000'000'000;
-  g.kernel_launch_s = launch_s;
-  hw.gpus.push_back(g);
-  hw.hosts.push_back({});
-  hw.links.push_back({"gpu0", "host0", LinkKind::pcie, 64e9, 1e-6, true});
-  return hw;
-}
 
 // H200 green-context granularity and the two MIG profiles the mig policy uses (REFERENCE.md §1.4).
 const GpuPartitioning& h200_partitioning() {
@@ -189,7 +174,7 @@ void check_temporal(const std::vector<ActivityRecord>& records) {
 Outcome run_one(std::string_view policy_name, const Draw& d) {
   Engine engine;
   ActivityLog log;
-  SimPlatform sim(engine, h200(d.launch_s), &log);
+  SimPlatform sim(engine, test_machines::one_h200(d.launch_s), &log);
   CheckedPlatform platform(engine, sim);
   auto policy = make_colocation_policy(policy_name, d.options);
   ColocationNode node(platform, *policy, d.setup);

@@ -37,6 +37,7 @@
 #include "sim/policies/multiplex/multiplex_presets.h"
 #include "sim/policies/multiplex/multiplex_test_fixtures.h"
 #include "sim/scenario/model_catalog.h"
+#include "sim/platform/test_machines.h"
 #include "tests/property/checked_platform.h"
 #include "tests/property/property_seeds.h"
 
@@ -172,7 +173,7 @@ struct Outcome {
 
 Outcome run_one(std::string_view policy_name, const Draw& d, const MultiplexGpu& gpu) {
   Engine engine;
-  SimPlatform sim(engine, multiplex_test::one_gpu());
+  SimPlatform sim(engine, test_machines::one_h200());
   CheckedPlatform platform(engine, sim);
   auto policy = make_multiplex_policy(policy_name, d.resize_cost);
   WatchedPolicy watched(*policy, 132, policy_name == "elastic" || policy_name == "mig");

@@ -10,24 +10,10 @@
 #include "sim/policies/colocate/colocation_node.h"
 #include "sim/policies/colocate/colocation_presets.h"
 #include "sim/policies/colocate/sgdrc_colocation.h"
+#include "sim/platform/test_machines.h"
 
 namespace parallax {
 namespace {
-
-HardwareSpec one_gpu() {
-  HardwareSpec hw;
-  hw.name = "test-h200";
-  GpuSpec g;
-  g.model = "H200-SXM";
-  g.sms = 132;
-  g.peak_flops = 989e12;
-  g.hbm_Bps = 4.8e12;
-  g.memory_bytes = 141'000'000'000;
-  hw.gpus.push_back(g);
-  hw.hosts.push_back({});
-  hw.links.push_back({"gpu0", "host0", LinkKind::pcie, 64e9, 1e-6, true});
-  return hw;
-}
 
 GpuPartitioning h200_parts() {
   GpuPartitioning g;
@@ -68,7 +54,7 @@ Outcome run(std::string_view policy_name, const std::vector<Time>& arrivals, Col
   o.mig_be = {"3g.71gb", 4};
   Engine engine;
   ActivityLog log;
-  SimPlatform platform(engine, one_gpu(), &log);
+  SimPlatform platform(engine, test_machines::one_h200(), &log);
   auto policy = make_colocation_policy(policy_name, o);
   ColocationSetup s = setup_for(parts);
   s.interference_on = interference;

@@ -15,6 +15,7 @@
 #include "sim/policies/multiplex/elastic_multiplex.h"
 #include "sim/policies/multiplex/multiplex_presets.h"
 #include "sim/policies/multiplex/multiplex_test_fixtures.h"
+#include "sim/platform/test_machines.h"
 
 namespace parallax {
 namespace {
@@ -49,7 +50,7 @@ Outcome run(std::string_view policy_name, uint64_t seed = 1) {
                                        service("c", 300, 4, 20, 4.0)};
   Engine engine;
   ActivityLog log;
-  SimPlatform platform(engine, one_gpu(), &log);
+  SimPlatform platform(engine, test_machines::one_h200(), &log);
   auto policy = make_multiplex_policy(policy_name);
   MultiplexNode node(platform, *policy, gpu_of(parts), svcs, Time::ms(50));
   node.start(bursty_arrivals(seed));
@@ -108,7 +109,7 @@ MultiplexMetrics lone_elastic(Time resize_cost) {
   static const GpuPartitioning parts = h200_parts();
   const std::vector<ServiceModel> svcs{service("a", 100, 8, 5)};
   Engine engine;
-  SimPlatform platform(engine, one_gpu());
+  SimPlatform platform(engine, test_machines::one_h200());
   ElasticMultiplex policy(resize_cost);
   MultiplexNode node(platform, policy, gpu_of(parts), svcs, Time::ms(50));
   node.start({{Time::ms(1), Time::ms(11), Time::ms(21), Time::ms(31)}});
@@ -134,7 +135,7 @@ TEST(MultiplexNode, ZeroResizeCostIsTheFreeElasticPolicy) {
                                        service("c", 300, 4, 20, 4.0)};
   Engine engine;
   ActivityLog log;
-  SimPlatform platform(engine, one_gpu(), &log);
+  SimPlatform platform(engine, test_machines::one_h200(), &log);
   auto zero = make_multiplex_policy("elastic", Time::zero());
   MultiplexNode node(platform, *zero, gpu_of(parts), svcs, Time::ms(50));
   node.start(bursty_arrivals(1));
@@ -143,7 +144,7 @@ TEST(MultiplexNode, ZeroResizeCostIsTheFreeElasticPolicy) {
   for (size_t i = 0; i < log.records.size(); ++i) EXPECT_EQ(log.records[i].end, preset.records[i].end);
   // and a cost makes the same run slower
   Engine engine2;
-  SimPlatform platform2(engine2, one_gpu());
+  SimPlatform platform2(engine2, test_machines::one_h200());
   auto costly = make_multiplex_policy("elastic", Time::us(20));
   MultiplexNode node2(platform2, *costly, gpu_of(parts), svcs, Time::ms(50));
   node2.start(bursty_arrivals(1));

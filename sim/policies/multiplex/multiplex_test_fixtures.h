@@ -1,6 +1,6 @@
 // File: sim/policies/multiplex/multiplex_test_fixtures.h
-// Shared test inputs: an H200-like GPU (132 SMs, 989 TFLOP/s, 4.8 TB/s), its MIG profiles, and
-// synthetic services whose batch of n is two kernels that scale with n.
+// Shared test inputs: the H200's MIG profiles and synthetic services whose batch of n is two
+// kernels that scale with n (the machine: sim/platform/test_machines.h).
 #pragma once
 
 #include <string>
@@ -10,21 +10,6 @@
 #include "sim/policies/multiplex/multiplex_policy.h"
 
 namespace parallax::multiplex_test {
-
-inline HardwareSpec one_gpu() {
-  HardwareSpec hw;
-  hw.name = "test-h200";
-  GpuSpec g;
-  g.model = "H200-SXM";
-  g.sms = 132;
-  g.peak_flops = 989e12;
-  g.hbm_Bps = 4.8e12;
-  g.memory_bytes = 141'000'000'000;
-  hw.gpus.push_back(g);
-  hw.hosts.push_back({});
-  hw.links.push_back({"gpu0", "host0", LinkKind::pcie, 64e9, 1e-6, true});
-  return hw;
-}
 
 inline GpuPartitioning h200_parts() {
   GpuPartitioning g;

@@ -10,30 +10,14 @@
 #include "sim/platform/mig_layout.h"
 #include "sim/platform/mig_memory.h"
 #include "sim/platform/mps_thread_limit.h"
+#include "sim/platform/test_machines.h"
 
 namespace parallax {
 namespace {
 
-GpuPartitioning h200() {
-  GpuPartitioning g;
-  g.name = "H200-141GB";
-  g.sms = 132;
-  g.green_min_sms = 8;
-  g.green_multiple_sms = 8;
-  g.channel_colours = 8;
-  g.profiles = {
-      {"1g.18gb", 1, 1, 16, 16.5, 7, {0, 1, 2, 3, 4, 5, 6}},
-      {"2g.35gb", 2, 2, 32, 32.5, 3, {0, 2, 4}},
-      {"3g.71gb", 3, 4, 60, 65.8, 2, {0, 4}},
-      {"4g.71gb", 4, 4, 64, 65.8, 1, {0}},
-      {"7g.141gb", 7, 8, 132, 131.2, 1, {0}},
-  };
-  return g;
-}
-
 std::string rule_of(const std::vector<MigPlacement>& layout) {
   try {
-    check_mig_layout(h200(), layout);
+    check_mig_layout(test_machines::h200_partitioning(), layout);
   } catch (const PartitionRuleError& e) {
     return e.rule();
   }
@@ -41,7 +25,7 @@ std::string rule_of(const std::vector<MigPlacement>& layout) {
 }
 
 TEST(MigLayout, LegalLayoutsGiveProfileSmsAndSliceShares) {
-  const auto l = check_mig_layout(h200(), {{"4g.71gb", 0}, {"3g.71gb", 4}});
+  const auto l = check_mig_layout(test_machines::h200_partitioning(), {{"4g.71gb", 0}, {"3g.71gb", 4}});
   ASSERT_EQ(l.size(), 2u);
   EXPECT_EQ(l[0].sms, 64);
   EXPECT_EQ(l[1].sms, 60);
@@ -71,7 +55,7 @@ TEST(MigLayout, EachBrokenRuleIsNamed) {
 
 TEST(MigLayout, MessageNamesTheInstancesAndTheSlice) {
   try {
-    check_mig_layout(h200(), {{"4g.71gb", 0}, {"3g.71gb", 0}});
+    check_mig_layout(test_machines::h200_partitioning(), {{"4g.71gb", 0}, {"3g.71gb", 0}});
     FAIL();
   } catch (const PartitionRuleError& e) {
     EXPECT_STREQ(e.what(), "H200-141GB: MIG instances 0 and 1 both use memory slice 0");
@@ -80,7 +64,7 @@ TEST(MigLayout, MessageNamesTheInstancesAndTheSlice) {
 
 // Weights against an instance's memory: the bound is inclusive and in whole bytes.
 TEST(MigMemory, WeightsFitUpToTheProfilesBytes) {
-  const GpuPartitioning g = h200();
+  const GpuPartitioning g = test_machines::h200_partitioning();
   const MigProfile& small = *g.find_profile("1g.18gb");
   const int64_t bytes = mig_profile_memory_bytes(small);
   EXPECT_EQ(bytes, 17716740096);  // 16.5 GiB
@@ -94,7 +78,7 @@ TEST(MigMemory, WeightsFitUpToTheProfilesBytes) {
 }
 
 TEST(GreenContexts, HopperGroupsAreMultiplesOfEight) {
-  const GpuPartitioning g = h200();
+  const GpuPartitioning g = test_machines::h200_partitioning();
   EXPECT_NO_THROW(check_green_context_groups(g, {64, 64}));
   EXPECT_NO_THROW(check_green_context_groups(g, {8, 16, 24, 80}));
   try {
@@ -133,7 +117,7 @@ TEST(MpsThreadLimit, IsALimitRoundedUp) {
 }
 
 TEST(ChannelColouring, KOfCColoursGiveThatShare) {
-  const GpuPartitioning g = h200();
+  const GpuPartitioning g = test_machines::h200_partitioning();
   const ColourShare s = colour_share(g, 3, 141'000'000'000);
   EXPECT_DOUBLE_EQ(s.bandwidth_share, 0.375);
   EXPECT_EQ(s.memory_bytes, 141'000'000'000 / 8 * 3);

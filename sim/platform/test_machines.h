@@ -1,8 +1,9 @@
 // File: sim/platform/test_machines.h
-// Machines shared by the tests (not by the library): one H200 beside a host, as the colocate,
-// multiplex and property tests run their policies on SimPlatform.
+// Machines shared by the tests (not by the library): one H200 beside a host and the H200's
+// partitioning rules, as the colocate, multiplex, partition and property tests use them.
 #pragma once
 
+#include "sim/platform/gpu_partitioning.h"
 #include "sim/platform/hardware_spec.h"
 
 namespace parallax::test_machines {
@@ -23,6 +24,23 @@ inline HardwareSpec one_h200(double kernel_launch_s = 0) {
   hw.hosts.push_back({});
   hw.links.push_back({"gpu0", "host0", LinkKind::pcie, 64e9, 1e-6, true});
   return hw;
+}
+
+// The H200's green-context granularity (8 SMs), 8 memory channels and its five MIG profiles, as
+// scenarios/partitioning/gpu-partitioning.yaml gives them (REFERENCE.md §1.4).
+inline GpuPartitioning h200_partitioning() {
+  GpuPartitioning g;
+  g.name = "H200-141GB";
+  g.sms = 132;
+  g.green_min_sms = 8;
+  g.green_multiple_sms = 8;
+  g.channel_colours = 8;
+  g.profiles = {{"1g.18gb", 1, 1, 16, 16.5, 7, {0, 1, 2, 3, 4, 5, 6}},
+                {"2g.35gb", 2, 2, 32, 32.5, 3, {0, 2, 4}},
+                {"3g.71gb", 3, 4, 60, 65.8, 2, {0, 4}},
+                {"4g.71gb", 4, 4, 64, 65.8, 1, {0}},
+                {"7g.141gb", 7, 8, 132, 131.2, 1, {0}}};
+  return g;
 }
 
 }  // namespace parallax::test_machines

@@ -47,18 +47,9 @@ int uniform_count(RandomStream& rng, int lo, int hi) {  // [lo, hi]
 }
 double log_uniform(RandomStream& rng, double lo, double hi) { return std::exp(rng.uniform(std::log(lo), std::log(hi))); }
 
-// H200 green-context granularity and the two MIG profiles the mig policy uses (REFERENCE.md §1.4).
+// The H200's rules, kept alive for the setups that point at them.
 const GpuPartitioning& h200_partitioning() {
-  static const GpuPartitioning g = [] {
-    GpuPartitioning p;
-    p.name = "H200-141GB";
-    p.sms = 132;
-    p.green_min_sms = 8;
-    p.green_multiple_sms = 8;
-    p.channel_colours = 8;
-    p.profiles = {{"3g.71gb", 3, 4, 60, 65.8, 2, {0, 4}}, {"4g.71gb", 4, 4, 64, 65.8, 1, {0}}};
-    return p;
-  }();
+  static const GpuPartitioning g = test_machines::h200_partitioning();
   return g;
 }
 

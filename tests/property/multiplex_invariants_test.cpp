@@ -203,7 +203,7 @@ Outcome run_one(std::string_view policy_name, const Draw& d, const MultiplexGpu&
 }
 
 TEST(MultiplexInvariants, EveryPolicyUnderRandomSetups) {
-  static const GpuPartitioning parts = multiplex_test::h200_parts();
+  static const GpuPartitioning parts = test_machines::h200_partitioning();
   const MultiplexGpu gpu = multiplex_test::gpu_of(parts);
   const SeedRange seeds = property_seeds(200);
   std::map<std::string, std::pair<int64_t, int>> totals;  // policy -> (requests, setups without a layout)

@@ -15,17 +15,6 @@
 namespace parallax {
 namespace {
 
-GpuPartitioning h200_parts() {
-  GpuPartitioning g;
-  g.name = "H200-141GB";
-  g.sms = 132;
-  g.green_min_sms = 8;
-  g.green_multiple_sms = 8;
-  g.channel_colours = 8;
-  g.profiles = {{"3g.71gb", 3, 4, 60, 65.8, 2, {0, 4}}, {"4g.71gb", 4, 4, 64, 65.8, 1, {0}}};
-  return g;
-}
-
 struct Outcome {
   ColocationMetrics m;
   double ls_solo_s = 0;
@@ -49,7 +38,7 @@ ColocationSetup setup_for(const GpuPartitioning& parts) {
 
 Outcome run(std::string_view policy_name, const std::vector<Time>& arrivals, ColocationPolicyOptions o = {},
             bool interference = false, double bw_per_sm_Bps = 0) {
-  static const GpuPartitioning parts = h200_parts();
+  static const GpuPartitioning parts = test_machines::h200_partitioning();
   o.mig_ls = {"4g.71gb", 0};
   o.mig_be = {"3g.71gb", 4};
   Engine engine;

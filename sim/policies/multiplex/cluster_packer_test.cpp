@@ -7,6 +7,7 @@
 
 #include "sim/policies/multiplex/cluster_packing_replay.h"
 #include "sim/policies/multiplex/multiplex_test_fixtures.h"
+#include "sim/platform/test_machines.h"
 
 namespace parallax {
 namespace {
@@ -41,7 +42,7 @@ std::vector<AlibabaNode> cluster(int nodes, int gpus, const std::string& model =
 }
 
 TEST(ClusterPacker, MigProfileIsTheSmallestThatCoversComputeAndMemory) {
-  const GpuPartitioning h200 = multiplex_test::h200_parts();
+  const GpuPartitioning h200 = test_machines::h200_partitioning();
   const auto nodes = cluster(1, 1);
   const ClusterPacker packer(nodes, PackingScheme::mig, &h200);
   EXPECT_EQ(packer.mig_profile_for(110)->name, "1g.18gb");  // 1/7 >= 0.11, 1/8 >= 0.11
@@ -54,7 +55,7 @@ TEST(ClusterPacker, MigProfileIsTheSmallestThatCoversComputeAndMemory) {
 
 // Three 0.32-GPU pods: one GPU under elastic, 3g+3g then a second GPU under MIG, three under exclusive.
 TEST(ClusterPacker, GranularityDecidesHowManyGpusThreeSmallPodsHold) {
-  const GpuPartitioning h200 = multiplex_test::h200_parts();
+  const GpuPartitioning h200 = test_machines::h200_partitioning();
   const auto nodes = cluster(1, 4);
   const std::pair<PackingScheme, int> want[] = {
       {PackingScheme::elastic, 1}, {PackingScheme::mig, 2}, {PackingScheme::exclusive, 3}};
@@ -67,7 +68,7 @@ TEST(ClusterPacker, GranularityDecidesHowManyGpusThreeSmallPodsHold) {
 }
 
 TEST(ClusterPacker, MultiGpuPodsTakeIdleGpusOfOneNodeAndRespectGpuSpec) {
-  const GpuPartitioning h200 = multiplex_test::h200_parts();
+  const GpuPartitioning h200 = test_machines::h200_partitioning();
   auto nodes = cluster(2, 4);
   nodes[1].model = "V100M32";
   ClusterPacker packer(nodes, PackingScheme::elastic, &h200);
@@ -97,7 +98,7 @@ TEST(ClusterPacker, CpuAndMemoryBoundPlacement) {
 // Random arrivals and removals: no GPU ever holds more than its capacity, every MIG layout is legal,
 // exclusive GPUs hold one pod, node CPU and memory never go past their capacity.
 TEST(ClusterPacker, NeverPlacesBeyondCapacityUnderRandomChurn) {
-  const GpuPartitioning h200 = multiplex_test::h200_parts();
+  const GpuPartitioning h200 = test_machines::h200_partitioning();
   const auto nodes = cluster(3, 4);
   for (PackingScheme scheme : {PackingScheme::exclusive, PackingScheme::mig, PackingScheme::elastic}) {
     ClusterPacker packer(nodes, scheme, &h200);

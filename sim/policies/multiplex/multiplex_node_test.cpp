@@ -45,7 +45,7 @@ std::vector<std::vector<Time>> bursty_arrivals(uint64_t seed) {
 }
 
 Outcome run(std::string_view policy_name, uint64_t seed = 1) {
-  static const GpuPartitioning parts = h200_parts();
+  static const GpuPartitioning parts = test_machines::h200_partitioning();
   const std::vector<ServiceModel> svcs{service("a", 2000, 16, 5), service("b", 800, 8, 10, 2.0),
                                        service("c", 300, 4, 20, 4.0)};
   Engine engine;
@@ -106,7 +106,7 @@ TEST(MultiplexNode, ElasticSharesFitTheDeviceAtEveryResize) {
 // that holds a launch is the expansion at its batch start, so every latency grows by exactly the
 // resize cost, and the launches waited one cost per batch.
 MultiplexMetrics lone_elastic(Time resize_cost) {
-  static const GpuPartitioning parts = h200_parts();
+  static const GpuPartitioning parts = test_machines::h200_partitioning();
   const std::vector<ServiceModel> svcs{service("a", 100, 8, 5)};
   Engine engine;
   SimPlatform platform(engine, test_machines::one_h200());
@@ -130,7 +130,7 @@ TEST(MultiplexNode, ElasticResizeCostsExactlyTheConfiguredTime) {
 
 TEST(MultiplexNode, ZeroResizeCostIsTheFreeElasticPolicy) {
   const Outcome preset = run("elastic");
-  static const GpuPartitioning parts = h200_parts();
+  static const GpuPartitioning parts = test_machines::h200_partitioning();
   const std::vector<ServiceModel> svcs{service("a", 2000, 16, 5), service("b", 800, 8, 10, 2.0),
                                        service("c", 300, 4, 20, 4.0)};
   Engine engine;

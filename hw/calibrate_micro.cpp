@@ -15,9 +15,6 @@ namespace parallax::hw {
 
 namespace {
 
-constexpr int kBlocksPerSm = 8, kThreads = 256;
-constexpr int64_t kIntensityBufferBytes = int64_t{1} << 30;
-
 double host_seconds(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -185,7 +182,7 @@ CaseResult Calibrator::copy_case(const PlanCase& c) {
   const auto bytes = static_cast<size_t>(c.get_int("bytes"));
   if (kind == "d2d") {
     char* buf = static_cast<char*>(device_buffer("copy_d2d", 2 * bytes));
-    const auto samples = time_events(c, [&] { launch_copy(buf, buf + bytes, bytes, sms_ * kBlocksPerSm, kThreads, false, stream_); });
+    const auto samples = time_events(c, [&] { launch_copy(buf, buf + bytes, bytes, sms_ * kBlocksPerSm, kThreadsPerBlock, false, stream_); });
     return {rep_stats(samples), c.reps, {}, {}};
   }
   if (kind != "h2d" && kind != "d2h") throw PlatformError("copy kind " + kind + " needs two GPUs");
@@ -243,13 +240,13 @@ CaseResult Calibrator::launch_case(const PlanCase& c) {
 CaseResult Calibrator::corun_case(const PlanCase& c) {
   const std::string sms_s = c.get("sms"), with = c.get("with");
   const int blocks = static_cast<int>(c.get_int("blocks"));
-  const IntensityShape mine = intensity_shape(std::stod(c.get("flops")), std::stod(c.get("dram_bytes")), blocks, kThreads,
+  const IntensityShape mine = intensity_shape(std::stod(c.get("flops")), std::stod(c.get("dram_bytes")), blocks, kThreadsPerBlock,
                                               kIntensityBufferBytes);
   const bool has_with = with != "none";
   IntensityShape theirs;
   if (has_with)
     theirs = intensity_shape(std::stod(c.get("with_flops")), std::stod(c.get("with_dram_bytes")),
-                             static_cast<int>(c.get_int("with_blocks")), kThreads, kIntensityBufferBytes);
+                             static_cast<int>(c.get_int("with_blocks")), kThreadsPerBlock, kIntensityBufferBytes);
   void* my_buf = device_buffer("corun_mine", kIntensityBufferBytes);
   void* their_buf = has_with ? device_buffer("corun_theirs", kIntensityBufferBytes) : nullptr;
   CaseResult r;

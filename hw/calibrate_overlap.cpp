@@ -15,8 +15,7 @@
 namespace parallax::hw {
 
 namespace {
-constexpr int kBlocksPerSm = 8, kThreads = 256, kOneBlockThreads = 1024;
-constexpr int64_t kIntensityBufferBytes = int64_t{1} << 30;
+constexpr int kOneBlockThreads = 1024;
 }  // namespace
 
 // First-request latency of a catalog model whose weights sit in pinned host memory: the weights
@@ -35,7 +34,7 @@ CaseResult Calibrator::swap_case(const PlanCase& c) {
   for (const CatalogLayer& l : model.layers) layer_end.push_back(at += static_cast<size_t>(l.param_bytes));
   std::vector<IntensityShape> kernels;
   for (const CatalogLayer& l : model.layers)
-    kernels.push_back(intensity_shape(l.flops, static_cast<double>(l.param_bytes), sms_ * kBlocksPerSm, kThreads,
+    kernels.push_back(intensity_shape(l.flops, static_cast<double>(l.param_bytes), sms_ * kBlocksPerSm, kThreadsPerBlock,
                                       kIntensityBufferBytes));
   const size_t step = group == 0 ? total : group;
   const auto samples = time_events(c, [&] {
@@ -101,7 +100,7 @@ CaseResult Calibrator::intrafusion_case(const PlanCase& c) {
   if (stolen == 0) {
     samples = time_events(c, [&] {
       gemm().run(dtype, m, n, k, o.a, o.b, o.c, stream_);
-      launch_copy(src, dst, copy_bytes, sms_ * kBlocksPerSm, kThreads, false, stream_);
+      launch_copy(src, dst, copy_bytes, sms_ * kBlocksPerSm, kThreadsPerBlock, false, stream_);
     });
   } else {
     prepare_one_block_per_sm(device_);

@@ -11,7 +11,7 @@
 namespace parallax::hw {
 namespace {
 
-models::MeasurementProvenance h200() {
+models::MeasurementProvenance h200_provenance() {
   return {"NVIDIA H200", 132, "580.65.06", "13.0", 1980.0, std::nullopt, "2026-11-30T10:00:00Z", "abc123"};
 }
 
@@ -23,12 +23,12 @@ models::Measurement row(models::MeasurementFamily f, std::string id, std::vector
   m.config = std::move(config);
   m.value = value;
   m.reps = 20;
-  m.provenance = h200();
+  m.provenance = h200_provenance();
   return m;
 }
 
 TEST(CalibrationOutput, ProvenanceJson) {
-  const nlohmann::json j = nlohmann::json::parse(format_provenance_json(h200(), 7));
+  const nlohmann::json j = nlohmann::json::parse(format_provenance_json(h200_provenance(), 7));
   EXPECT_EQ(j["gpu_name"], "NVIDIA H200");
   EXPECT_EQ(j["sm_clock_mhz"], 1980);
   EXPECT_TRUE(j["mem_clock_mhz"].is_null());

@@ -23,7 +23,6 @@ constexpr int kComputeLane = 0, kH2DLane = 1, kD2HLane = 2, kD2DLane = 3, kPeerL
 constexpr int kPartitionLane = 100;
 constexpr size_t kMaxStreamsPerLane = 8;
 constexpr int64_t kKernelBufferBytes = int64_t{1} << 30;
-constexpr int kThreads = 256, kBlocksPerSm = 8;
 
 }  // namespace
 
@@ -226,7 +225,7 @@ ActivityId CudaPlatform::launch(GpuId gpu, PartitionId partition, const KernelPr
   if (pinned_sms) prepare_one_block_per_sm(gpu);
   const IntensityShape shape =
       pinned_sms ? intensity_shape(kernel.flops, kernel.dram_bytes, kernel.max_sms, 1024, kKernelBufferBytes)
-                 : intensity_shape(kernel.flops, kernel.dram_bytes, sms * kBlocksPerSm, kThreads, kKernelBufferBytes);
+                 : intensity_shape(kernel.flops, kernel.dram_bytes, sms * kBlocksPerSm, kThreadsPerBlock, kKernelBufferBytes);
   StreamSlot& s = stream_for(gpu, lane);
   launch_intensity(shape, g.kernel_buffer.ptr, pinned_sms, s.stream);
   return finish_enqueue({{gpu, &s}}, listener, tag);

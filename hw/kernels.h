@@ -18,6 +18,12 @@
 
 namespace parallax::hw {
 
+// The grid the calibration and the platform launch their intensity and copy kernels with: 8 blocks
+// of 256 threads per SM fills an SM, and the intensity kernel streams a 1 GiB buffer (larger than
+// any L2, so its bytes come from HBM).
+inline constexpr int kBlocksPerSm = 8, kThreadsPerBlock = 256;
+inline constexpr int64_t kIntensityBufferBytes = int64_t{1} << 30;
+
 // With `one_block_per_sm`, shape.blocks blocks (of up to 1024 threads) run on exactly that many SMs.
 void launch_intensity(const IntensityShape& shape, void* buffer, bool one_block_per_sm, cudaStream_t stream);
 

@@ -74,7 +74,7 @@ void simulate_layer(const HardwareSpec& hw, const OverlapGroup& g, const models:
   r.des_speedup = r.des_step_baseline_s / r.des_step_selected_s;
 }
 
-std::string fmt_s(double v) { return fmt::format("{:.9g}", v); }
+std::string e2e_fmt_s(double v) { return fmt::format("{:.9g}", v); }
 
 void write_results_csv(const std::filesystem::path& path, const std::string& hw, const std::vector<E2eResult>& rs) {
   AtomicFileWriter csv(path);
@@ -88,10 +88,10 @@ void write_results_csv(const std::filesystem::path& path, const std::string& hw,
     int overlapped = 0;
     for (const models::LayerOpCost& c : a.ops) overlapped += c.op->pair && c.selected != OverlapStrategy::sequential;
     o << hw << ',' << r.model.name << ',' << r.model.hidden << ',' << r.model.heads << ',' << r.model.layers << ','
-      << r.model.seq_len << ',' << r.model.micro_batch << ',' << r.tp << ',' << fmt_s(a.forward_baseline_s) << ','
-      << fmt_s(a.backward_baseline_s) << ',' << fmt_s(a.step_baseline_s) << ',' << fmt_s(a.forward_selected_s) << ','
-      << fmt_s(a.backward_selected_s) << ',' << fmt_s(a.step_selected_s) << ',' << fmt_s(a.speedup) << ','
-      << fmt_s(r.des_step_baseline_s) << ',' << fmt_s(r.des_step_selected_s) << ',' << fmt_s(r.des_speedup) << ','
+      << r.model.seq_len << ',' << r.model.micro_batch << ',' << r.tp << ',' << e2e_fmt_s(a.forward_baseline_s) << ','
+      << e2e_fmt_s(a.backward_baseline_s) << ',' << e2e_fmt_s(a.step_baseline_s) << ',' << e2e_fmt_s(a.forward_selected_s) << ','
+      << e2e_fmt_s(a.backward_selected_s) << ',' << e2e_fmt_s(a.step_selected_s) << ',' << e2e_fmt_s(a.speedup) << ','
+      << e2e_fmt_s(r.des_step_baseline_s) << ',' << e2e_fmt_s(r.des_step_selected_s) << ',' << e2e_fmt_s(r.des_speedup) << ','
       << overlapped << '\n';
   }
   csv.commit();
@@ -108,9 +108,9 @@ void write_ops_csv(const std::filesystem::path& path, const std::string& hw, con
       const models::LayerOpCost& c = r.analytic.ops[i];
       o << hw << ',' << r.model.name << ',' << r.tp << ',' << op.label << ','
         << (op.pass == LayerPass::forward ? "forward" : "backward") << ',' << (op.pair ? 1 : 0) << ','
-        << (op.pair ? models::to_string(op.problem.op) : "none") << ',' << fmt_s(c.baseline_s) << ','
-        << (op.pair ? models::to_string(c.selected) : "kernel") << ',' << c.degree << ',' << fmt_s(c.selected_s)
-        << ',' << fmt_s(r.des[i].baseline_s) << ',' << fmt_s(r.des[i].selected_s) << '\n';
+        << (op.pair ? models::to_string(op.problem.op) : "none") << ',' << e2e_fmt_s(c.baseline_s) << ','
+        << (op.pair ? models::to_string(c.selected) : "kernel") << ',' << c.degree << ',' << e2e_fmt_s(c.selected_s)
+        << ',' << e2e_fmt_s(r.des[i].baseline_s) << ',' << e2e_fmt_s(r.des[i].selected_s) << '\n';
     }
   }
   csv.commit();

@@ -47,7 +47,7 @@ std::vector<Measurement> sample_rows() {
   return rows;
 }
 
-std::string error_of(const std::string& text) {
+std::string csv_error_of(const std::string& text) {
   try {
     parse_measurements_csv(text, "m.csv");
   } catch (const DataError& e) {
@@ -84,30 +84,30 @@ TEST(MeasurementCsv, AcceptsBomCrlfAndBlankLines) {
 }
 
 TEST(MeasurementCsv, RefusesBadRowsWithFileAndLine) {
-  EXPECT_EQ(error_of(with_header("gem,x,dtype=bf16;m=1;n=1;k=1,1e-3,s,1,0" + kProv)),
+  EXPECT_EQ(csv_error_of(with_header("gem,x,dtype=bf16;m=1;n=1;k=1,1e-3,s,1,0" + kProv)),
             "m.csv:2: unknown family 'gem' (one of: gemm, copy, launch, corun, swap, interdecom, "
             "intrafusion, colocate, serverless)");
-  EXPECT_EQ(error_of(with_header("gemm,x,dtype=bf16;m=1;n=1,1e-3,s,1,0" + kProv)),
+  EXPECT_EQ(csv_error_of(with_header("gemm,x,dtype=bf16;m=1;n=1,1e-3,s,1,0" + kProv)),
             "m.csv:2: gemm row lacks config key 'k'");
-  EXPECT_EQ(error_of(with_header("gemm,x,dtype=bf16;m=1;n=1;k=1,fast,s,1,0" + kProv)),
+  EXPECT_EQ(csv_error_of(with_header("gemm,x,dtype=bf16;m=1;n=1;k=1,fast,s,1,0" + kProv)),
             "m.csv:2: value must be a finite number, got 'fast'");
-  EXPECT_EQ(error_of(with_header("gemm,x,dtype=bf16;m=1;n=1;k=1.5,1e-3,s,1,0" + kProv)),
+  EXPECT_EQ(csv_error_of(with_header("gemm,x,dtype=bf16;m=1;n=1;k=1.5,1e-3,s,1,0" + kProv)),
             "m.csv:2: config k=1.5: expected an integer >= 1");
-  EXPECT_EQ(error_of(with_header("gemm,x,dtype=tf32;m=1;n=1;k=1,1e-3,s,1,0" + kProv)),
+  EXPECT_EQ(csv_error_of(with_header("gemm,x,dtype=tf32;m=1;n=1;k=1,1e-3,s,1,0" + kProv)),
             "m.csv:2: config dtype=tf32: expected bf16 or fp16");
-  EXPECT_EQ(error_of(with_header("gemm,x,dtype=bf16;m=1;n=1;k=1;tile=2,1e-3,s,1,0" + kProv)),
+  EXPECT_EQ(csv_error_of(with_header("gemm,x,dtype=bf16;m=1;n=1;k=1;tile=2,1e-3,s,1,0" + kProv)),
             "m.csv:2: unknown config key 'tile' for gemm (keys: dtype, m, n, k)");
-  EXPECT_EQ(error_of(with_header("copy,c,kind=h2d;host_memory=pinned;bytes=8,1e-3,s,1,0" + kProv +
+  EXPECT_EQ(csv_error_of(with_header("copy,c,kind=h2d;host_memory=pinned;bytes=8,1e-3,s,1,0" + kProv +
                                  "copy,c,kind=h2d;host_memory=pinned;bytes=8,1e-3,s,1,0" + kProv)),
             "m.csv:3: case 'c' already appeared on line 2");
-  EXPECT_EQ(error_of(with_header("copy,c,kind=h2d;host_memory=pinned;bytes=8,0,s,1,0" + kProv)),
+  EXPECT_EQ(csv_error_of(with_header("copy,c,kind=h2d;host_memory=pinned;bytes=8,0,s,1,0" + kProv)),
             "m.csv:2: a time must be > 0 s, got 0");
-  EXPECT_EQ(error_of(with_header("copy,c,kind=h2d;host_memory=pinned;bytes=8,1e-3,s,0,0" + kProv)),
+  EXPECT_EQ(csv_error_of(with_header("copy,c,kind=h2d;host_memory=pinned;bytes=8,1e-3,s,0,0" + kProv)),
             "m.csv:2: reps must be an integer >= 1, got '0'");
-  EXPECT_EQ(error_of(with_header("copy,c,kind=h2d,1e-3,s,1,0\n")), "m.csv:2: expected 15 fields, found 7");
-  EXPECT_EQ(error_of("family,case\n"), "m.csv:1: the header must be exactly '" +
+  EXPECT_EQ(csv_error_of(with_header("copy,c,kind=h2d,1e-3,s,1,0\n")), "m.csv:2: expected 15 fields, found 7");
+  EXPECT_EQ(csv_error_of("family,case\n"), "m.csv:1: the header must be exactly '" +
                                            std::string(measurement_csv_header()) + "'");
-  EXPECT_EQ(error_of(""), "m.csv:1: empty file: no header line");
+  EXPECT_EQ(csv_error_of(""), "m.csv:1: empty file: no header line");
 }
 
 TEST(MeasurementCsv, ConfigLookupNamesTheRow) {

@@ -19,7 +19,7 @@ std::string data(const std::string& name) {
   return std::string(root ? root : ".") + "/tests/data/nccl-tests/" + name;
 }
 
-std::string error_of(const std::string& text, const std::string& path = "x.log") {
+std::string log_error_of(const std::string& text, const std::string& path = "x.log") {
   try {
     parse_nccl_tests_log(text, path);
   } catch (const DataError& e) {
@@ -78,17 +78,17 @@ TEST(NcclTestsLog, OldestLayoutWithoutRedop) {
 }
 
 TEST(NcclTestsLog, MalformedRowsNameFileAndLine) {
-  EXPECT_EQ(error_of(kHeader + "        1024  256  float  sum  -1  28.5  0.04  0.07  0  28.2  0.04  0.07\n"),
+  EXPECT_EQ(log_error_of(kHeader + "        1024  256  float  sum  -1  28.5  0.04  0.07  0  28.2  0.04  0.07\n"),
             "x.log:2: a table row needs 13 fields like its header, found 12");
-  EXPECT_EQ(error_of(kHeader + "        1024  256  float  sum  -1  fast  0.04  0.07  0  28.2  0.04  0.07  0\n"),
+  EXPECT_EQ(log_error_of(kHeader + "        1024  256  float  sum  -1  fast  0.04  0.07  0  28.2  0.04  0.07  0\n"),
             "x.log:2: time 'fast' is not a number of microseconds");
-  EXPECT_EQ(error_of(kHeader + "        1024  256  float  sum  -1  28.5  0.04  0.07  x  28.2  0.04  0.07  0\n"),
+  EXPECT_EQ(log_error_of(kHeader + "        1024  256  float  sum  -1  28.5  0.04  0.07  x  28.2  0.04  0.07  0\n"),
             "x.log:2: #wrong 'x' is not a count");
-  EXPECT_EQ(error_of("# size count type\n"), "x.log:1: unrecognised nccl-tests column header (expected 'size "
+  EXPECT_EQ(log_error_of("# size count type\n"), "x.log:1: unrecognised nccl-tests column header (expected 'size "
                                             "count type [redop] [root] time algbw busbw #wrong|error [time "
                                             "algbw busbw #wrong|error]')");
-  EXPECT_EQ(error_of("hello\n"), "x.log: no nccl-tests column header ('#  size  count  type ... time  algbw  busbw ...')");
-  EXPECT_EQ(error_of(kHeader), "x.log: the nccl-tests table has no rows with size > 0");
+  EXPECT_EQ(log_error_of("hello\n"), "x.log: no nccl-tests column header ('#  size  count  type ... time  algbw  busbw ...')");
+  EXPECT_EQ(log_error_of(kHeader), "x.log: the nccl-tests table has no rows with size > 0");
 }
 
 TEST(NcclTestsLog, WrongResultsAreMarked) {

@@ -26,7 +26,7 @@ std::string scenario_with(const std::string& extra) {
          extra;
 }
 
-std::string error_of(const std::string& yaml) {
+std::string colocate_error_of(const std::string& yaml) {
   try {
     load_scenario_text(yaml, "c.yaml");
   } catch (const InputError& e) {
@@ -47,16 +47,16 @@ TEST(ColocateWorkload, ReadsAndDefaults) {
 }
 
 TEST(ColocateWorkload, IllegalLayoutsNameTheRule) {
-  const std::string overlap = error_of(
+  const std::string overlap = colocate_error_of(
       scenario_with("  mig: {ls: {profile: 4g.71gb, start: 0}, be: {profile: 3g.71gb, start: 0}}\n"));
   EXPECT_NE(overlap.find("rule 'memory slices overlap'"), std::string::npos) << overlap;
   EXPECT_NE(overlap.find("c.yaml:9:"), std::string::npos) << overlap;
-  const std::string start = error_of(
+  const std::string start = colocate_error_of(
       scenario_with("  mig: {ls: {profile: 4g.71gb, start: 0}, be: {profile: 3g.71gb, start: 2}}\n"));
   EXPECT_NE(start.find("rule 'placement start'"), std::string::npos) << start;
-  const std::string green = error_of(scenario_with("  static_ls_sms: 60\n"));
+  const std::string green = colocate_error_of(scenario_with("  static_ls_sms: 60\n"));
   EXPECT_NE(green.find("rule 'green-context granularity'"), std::string::npos) << green;
-  EXPECT_NE(error_of(scenario_with("  trace_policy: orion\n")).find("not among"), std::string::npos);
+  EXPECT_NE(colocate_error_of(scenario_with("  trace_policy: orion\n")).find("not among"), std::string::npos);
 }
 
 // Issue 5: under mig each model must fit its instance's memory; other policies do not split memory.
@@ -67,12 +67,12 @@ std::string llama_on(const std::string& ls_profile, const std::string& policies)
 }
 
 TEST(ColocateWorkload, MigInstancesMustHoldTheirModelsWeights) {
-  const std::string e = error_of(llama_on("1g.18gb", "[mig, sgdrc]"));
+  const std::string e = colocate_error_of(llama_on("1g.18gb", "[mig, sgdrc]"));
   EXPECT_NE(e.find("c.yaml:9:13"), std::string::npos) << e;  // the ls instance's mapping
   EXPECT_NE(e.find("needs 24.2 GiB (26031728640 bytes)"), std::string::npos) << e;
   EXPECT_NE(e.find("(1g.18gb at memory slice 0) holds: 16.5 GiB (17716740096 bytes)"), std::string::npos) << e;
-  EXPECT_EQ(error_of(llama_on("1g.18gb", "[sgdrc]")), "");  // mig not run: no MIG split to fit
-  EXPECT_EQ(error_of(llama_on("1g.35gb", "[mig]")), "");   // 24.2 GiB in 32.5
+  EXPECT_EQ(colocate_error_of(llama_on("1g.18gb", "[sgdrc]")), "");  // mig not run: no MIG split to fit
+  EXPECT_EQ(colocate_error_of(llama_on("1g.35gb", "[mig]")), "");   // 24.2 GiB in 32.5
 }
 
 }  // namespace

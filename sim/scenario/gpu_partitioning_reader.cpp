@@ -37,7 +37,7 @@ MigProfile read_profile(const ConfigNode& node, const std::string& path, const G
   return p;
 }
 
-GpuPartitioning read_gpu(const ConfigNode& node, const std::string& path) {
+GpuPartitioning read_gpu_partitioning(const ConfigNode& node, const std::string& path) {
   const MapFields f(node, path,
                     {"name", "models", "sms", "sms_per_tpc", "green_context", "channel_colours", "mig", "sources"});
   GpuPartitioning g;
@@ -76,7 +76,7 @@ std::vector<GpuPartitioning> read_gpu_partitioning(std::string_view yaml, const 
   const ConfigNode& list = f.required("gpus");
   if (list.kind != ConfigNode::Kind::sequence) fail_at(list, "gpus", "'gpus' must be a list");
   std::vector<GpuPartitioning> out;
-  for (size_t i = 0; i < list.items.size(); ++i) out.push_back(read_gpu(list.items[i], join_path("gpus", i)));
+  for (size_t i = 0; i < list.items.size(); ++i) out.push_back(read_gpu_partitioning(list.items[i], join_path("gpus", i)));
   return out;
 }
 

@@ -6,19 +6,12 @@
 #include <gtest/gtest.h>
 
 #include "sim/scenario/scenario_loader.h"
+#include "tests/support/link_count.h"
 
 namespace parallax {
 namespace {
 
-int count_links(const HardwareSpec& spec, std::string_view a, std::string_view b, double* GBps = nullptr) {
-  int n = 0;
-  for (const LinkSpec& l : spec.links)
-    if ((l.a == a && l.b == b) || (l.a == b && l.b == a)) {
-      ++n;
-      if (GBps != nullptr) *GBps = l.bandwidth_Bps / 1e9;
-    }
-  return n;
-}
+using test_support::count_links;
 
 TEST(HardwarePresets, AllPresentAndEveryOneLoadsWithSources) {
   const std::vector<std::string> names = hardware_preset_names();

@@ -18,7 +18,7 @@ namespace parallax {
 
 namespace {
 
-constexpr size_t kKinds = kCatalogGpuKinds.size();
+constexpr size_t kGpuKinds = kCatalogGpuKinds.size();
 
 struct GpuFigures {
   double fp32_flops = 0, fp16_flops = 0, hbm_Bps = 0;
@@ -29,7 +29,7 @@ struct Derivation {
 };
 
 int kind_index(const ConfigEntry& e, const std::string& path) {
-  for (size_t k = 0; k < kKinds; ++k)
+  for (size_t k = 0; k < kGpuKinds; ++k)
     if (e.key == kCatalogGpuKinds[k]) return static_cast<int>(k);
   ConfigNode at;
   at.where = e.key_where;
@@ -38,10 +38,10 @@ int kind_index(const ConfigEntry& e, const std::string& path) {
                       did_you_mean_suffix(e.key, std::span<const std::string_view>(kCatalogGpuKinds))));
 }
 
-std::array<GpuFigures, kKinds> read_gpus(const ConfigNode& node, const std::string& path) {
+std::array<GpuFigures, kGpuKinds> read_gpus(const ConfigNode& node, const std::string& path) {
   expect_map(node, path);
-  std::array<GpuFigures, kKinds> out{};
-  std::array<bool, kKinds> seen{};
+  std::array<GpuFigures, kGpuKinds> out{};
+  std::array<bool, kGpuKinds> seen{};
   for (const ConfigEntry& e : node.entries) {
     const int k = kind_index(e, path);
     const MapFields f(e.value, join_path(path, e.key), {"fp32_tflops", "fp16_tflops", "hbm_GBps", "source"});
@@ -51,7 +51,7 @@ std::array<GpuFigures, kKinds> read_gpus(const ConfigNode& node, const std::stri
     read_string(f.required("source"), f.path_of("source"));
     seen[static_cast<size_t>(k)] = true;
   }
-  for (size_t k = 0; k < kKinds; ++k)
+  for (size_t k = 0; k < kGpuKinds; ++k)
     if (!seen[k]) fail_at(node, path, fmt::format("'{}' lacks GPU kind '{}'", path, kCatalogGpuKinds[k]));
   return out;
 }
@@ -67,10 +67,10 @@ Derivation read_derivation(const ConfigNode& node, const std::string& path) {
 }
 
 // Per-kind numbers in ms: {V100: 17}. Marks `present`.
-std::array<double, kKinds> read_per_kind_ms(const ConfigNode& node, const std::string& path,
-                                            std::array<bool, kKinds>& present) {
+std::array<double, kGpuKinds> read_per_kind_ms(const ConfigNode& node, const std::string& path,
+                                            std::array<bool, kGpuKinds>& present) {
   expect_map(node, path);
-  std::array<double, kKinds> out{};
+  std::array<double, kGpuKinds> out{};
   for (const ConfigEntry& e : node.entries) {
     const auto k = static_cast<size_t>(kind_index(e, path));
     out[k] = read_positive(e.value, join_path(path, e.key)) * 1e-3;
@@ -105,7 +105,7 @@ void check_sources(const MapFields& f, const ConfigNode& sources, const std::str
   expect_map(sources, path);
   std::set<std::string> needed{"layers", "slo_ms", "native_footprint_GB", "heaviness"};
   if (m.cold_start_s > 0) needed.insert("cold_start_s");
-  for (size_t k = 0; k < kKinds; ++k) {
+  for (size_t k = 0; k < kGpuKinds; ++k) {
     if (m.measured[k]) needed.insert(fmt::format("measured_ms.{}", kCatalogGpuKinds[k]));
     if (m.native_s[k] > 0) needed.insert(fmt::format("native_ms.{}", kCatalogGpuKinds[k]));
   }
@@ -122,10 +122,10 @@ void check_sources(const MapFields& f, const ConfigNode& sources, const std::str
       fail_at(f.node(), path, fmt::format("'{}' lacks an entry for '{}'", path, key));
 }
 
-void fill_compute(CatalogModel& m, const std::array<double, kKinds>& measured_s,
-                  const std::array<GpuFigures, kKinds>& gpus, const Derivation& d) {
+void fill_compute(CatalogModel& m, const std::array<double, kGpuKinds>& measured_s,
+                  const std::array<GpuFigures, kGpuKinds>& gpus, const Derivation& d) {
   const double total_flops = m.flops();
-  for (size_t k = 0; k < kKinds; ++k) {
+  for (size_t k = 0; k < kGpuKinds; ++k) {
     for (CatalogLayer& l : m.layers) {
       if (m.measured[k]) {
         l.compute_s[k] = total_flops > 0 ? measured_s[k] * l.flops / total_flops
@@ -140,7 +140,7 @@ void fill_compute(CatalogModel& m, const std::array<double, kKinds>& measured_s,
 }
 
 CatalogModel read_model(const ConfigNode& node, const std::string& path,
-                        const std::array<GpuFigures, kKinds>& gpus, const Derivation& d) {
+                        const std::array<GpuFigures, kGpuKinds>& gpus, const Derivation& d) {
   const MapFields f(node, path, {"name", "heaviness", "dtype", "input", "slo_ms", "native_footprint_GB",
                                  "measured_ms", "native_ms", "cold_start_s", "sources", "layers"});
   CatalogModel m;
@@ -153,9 +153,9 @@ CatalogModel read_model(const ConfigNode& node, const std::string& path,
   m.native_footprint_bytes = static_cast<int64_t>(
       read_positive(f.required("native_footprint_GB"), f.path_of("native_footprint_GB")) * 1e9);
   if (const ConfigNode* n = f.optional("cold_start_s")) m.cold_start_s = read_positive(*n, f.path_of("cold_start_s"));
-  std::array<double, kKinds> measured_s{};
+  std::array<double, kGpuKinds> measured_s{};
   if (const ConfigNode* n = f.optional("measured_ms")) measured_s = read_per_kind_ms(*n, f.path_of("measured_ms"), m.measured);
-  std::array<bool, kKinds> has_native{};
+  std::array<bool, kGpuKinds> has_native{};
   if (const ConfigNode* n = f.optional("native_ms")) m.native_s = read_per_kind_ms(*n, f.path_of("native_ms"), has_native);
   read_layers(f.required("layers"), f.path_of("layers"), m.dtype_bytes, m);
   if (m.param_bytes() <= 0) fail_at(f.required("layers"), f.path_of("layers"), fmt::format("'{}' has no parameters", path));
@@ -167,7 +167,7 @@ CatalogModel read_model(const ConfigNode& node, const std::string& path,
 }  // namespace
 
 int catalog_gpu_kind(std::string_view gpu_model) {
-  for (size_t k = 0; k < kKinds; ++k)
+  for (size_t k = 0; k < kGpuKinds; ++k)
     if (gpu_model.find(kCatalogGpuKinds[k]) != std::string_view::npos) return static_cast<int>(k);
   return -1;
 }
@@ -221,7 +221,7 @@ const CatalogModel& ModelCatalog::at(std::string_view name) const {
 ModelCatalog read_model_catalog(std::string_view yaml, const std::string& file) {
   const ConfigNode root = parse_config_tree(yaml, file);
   const MapFields f(root, "", {"gpus", "derivation", "models"});
-  const std::array<GpuFigures, kKinds> gpus = read_gpus(f.required("gpus"), "gpus");
+  const std::array<GpuFigures, kGpuKinds> gpus = read_gpus(f.required("gpus"), "gpus");
   const Derivation d = read_derivation(f.required("derivation"), "derivation");
   const ConfigNode& list = f.required("models");
   if (list.kind != ConfigNode::Kind::sequence) fail_at(list, "models", "'models' must be a list");

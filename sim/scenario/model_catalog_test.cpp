@@ -59,7 +59,7 @@ models:
     native_footprint_GB: 1
 )";
 
-std::string error_of(const std::string& tail) {
+std::string catalog_error_of(const std::string& tail) {
   try {
     read_model_catalog(std::string(kHead) + tail, "cat.yaml");
   } catch (const InputError& e) {
@@ -72,18 +72,18 @@ TEST(ModelCatalog, ErrorsAreLocated) {
   const std::string layers = "    layers: [{name: a, params: 10, gmacs: 1}]\n";
   const std::string sources =
       "    sources: {layers: a, slo_ms: b, native_footprint_GB: c, heaviness: d}\n";
-  EXPECT_EQ(error_of(layers + sources), "no error");
+  EXPECT_EQ(catalog_error_of(layers + sources), "no error");
   // A measured figure without a source.
-  EXPECT_NE(error_of("    measured_ms: {V100: 3}\n" + layers + sources).find("lacks an entry for 'measured_ms.V100'"),
+  EXPECT_NE(catalog_error_of("    measured_ms: {V100: 3}\n" + layers + sources).find("lacks an entry for 'measured_ms.V100'"),
             std::string::npos);
   // A source for a figure that is not there.
-  const std::string e = error_of(layers + "    sources: {layers: a, slo_ms: b, native_footprint_GB: c, heaviness: d, native_ms.V100: e}\n");
+  const std::string e = catalog_error_of(layers + "    sources: {layers: a, slo_ms: b, native_footprint_GB: c, heaviness: d, native_ms.V100: e}\n");
   EXPECT_NE(e.find("cat.yaml:15:"), std::string::npos) << e;
   EXPECT_NE(e.find("names no figure"), std::string::npos) << e;
   // Unknown GPU kind with did-you-mean, and a bad number.
-  EXPECT_NE(error_of("    measured_ms: {V10: 3}\n" + layers + sources).find("did you mean 'V100'"), std::string::npos);
-  EXPECT_NE(error_of("    layers: [{name: a, params: -1, gmacs: 1}]\n" + sources).find("cat.yaml:14:"), std::string::npos);
-  EXPECT_NE(error_of(layers + sources + "    colour: red\n").find("unknown key"), std::string::npos);
+  EXPECT_NE(catalog_error_of("    measured_ms: {V10: 3}\n" + layers + sources).find("did you mean 'V100'"), std::string::npos);
+  EXPECT_NE(catalog_error_of("    layers: [{name: a, params: -1, gmacs: 1}]\n" + sources).find("cat.yaml:14:"), std::string::npos);
+  EXPECT_NE(catalog_error_of(layers + sources + "    colour: red\n").find("unknown key"), std::string::npos);
 }
 
 }  // namespace

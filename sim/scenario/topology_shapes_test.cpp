@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/scenario/hardware_reader.h"
+#include "tests/support/link_count.h"
 
 namespace parallax {
 namespace {
@@ -18,7 +19,7 @@ HardwareSpec expand(std::string_view topology_yaml, int gpus) {
   return spec;
 }
 
-std::string error_of(std::string_view topology_yaml, int gpus) {
+std::string topology_error_of(std::string_view topology_yaml, int gpus) {
   try {
     expand(topology_yaml, gpus);
   } catch (const InputError& e) {
@@ -27,11 +28,7 @@ std::string error_of(std::string_view topology_yaml, int gpus) {
   return "no error";
 }
 
-int count_links(const HardwareSpec& spec, std::string_view a, std::string_view b) {
-  return static_cast<int>(std::count_if(spec.links.begin(), spec.links.end(), [&](const LinkSpec& l) {
-    return (l.a == a && l.b == b) || (l.a == b && l.b == a);
-  }));
-}
+using test_support::count_links;
 
 TEST(TopologyShapes, CrossbarOneLinkPerGpu) {
   const HardwareSpec s = expand("shape: crossbar\nlink: {GBps: 450, latency_us: 0.5}\n", 8);
@@ -125,21 +122,21 @@ TEST(TopologyShapes, NoneAddsNothing) {
 }
 
 TEST(TopologyShapes, Errors) {
-  EXPECT_EQ(error_of("shape: crossbarr\n", 2),
+  EXPECT_EQ(topology_error_of("shape: crossbarr\n", 2),
             "topo.yaml:1:8: unknown topology shape 'crossbarr' (did you mean 'crossbar'?); shapes: crossbar, "
             "nvlink_pairs, leaf_spine, none");
-  EXPECT_EQ(error_of("link: {GBps: 1}\n", 2), "topo.yaml:1:1: missing required key 'topology.shape'");
-  EXPECT_EQ(error_of("shape: crossbar\nlink: {GBps: 0}\n", 2),
+  EXPECT_EQ(topology_error_of("link: {GBps: 1}\n", 2), "topo.yaml:1:1: missing required key 'topology.shape'");
+  EXPECT_EQ(topology_error_of("shape: crossbar\nlink: {GBps: 0}\n", 2),
             "topo.yaml:2:14: 'topology.link.GBps' must be greater than 0, got 0");
-  EXPECT_EQ(error_of("shape: crossbar\nlinks: {GBps: 1}\n", 2),
+  EXPECT_EQ(topology_error_of("shape: crossbar\nlinks: {GBps: 1}\n", 2),
             "topo.yaml:2:1: unknown key 'topology.links' (did you mean 'link'?)");
-  EXPECT_EQ(error_of("shape: nvlink_pairs\nnvlink: {GBps: 1, kind: pcie}\npcie: {GBps: 1}\n", 2),
+  EXPECT_EQ(topology_error_of("shape: nvlink_pairs\nnvlink: {GBps: 1, kind: pcie}\npcie: {GBps: 1}\n", 2),
             "topo.yaml:2:19: unknown key 'topology.nvlink.kind'");
-  EXPECT_EQ(error_of("shape: nvlink_pairs\nnvlink: {GBps: 1}\npcie: {GBps: 1}\nuplink: {GBps: 1}\n", 2),
+  EXPECT_EQ(topology_error_of("shape: nvlink_pairs\nnvlink: {GBps: 1}\npcie: {GBps: 1}\nuplink: {GBps: 1}\n", 2),
             "topo.yaml:4:9: 'topology.uplink' needs 'topology.gpus_per_pcie_switch'");
-  EXPECT_EQ(error_of("shape: leaf_spine\ngpus_per_leaf: 0\nhost_link: {GBps: 1}\nuplink: {GBps: 1}\n", 2),
+  EXPECT_EQ(topology_error_of("shape: leaf_spine\ngpus_per_leaf: 0\nhost_link: {GBps: 1}\nuplink: {GBps: 1}\n", 2),
             "topo.yaml:2:16: 'topology.gpus_per_leaf' must be at least 1, got 0");
-  EXPECT_EQ(error_of("shape: crossbar\nswitch_name: gpu3\nlink: {GBps: 1}\n", 2),
+  EXPECT_EQ(topology_error_of("shape: crossbar\nswitch_name: gpu3\nlink: {GBps: 1}\n", 2),
             "topo.yaml:2:14: 'topology.switch_name': 'gpu3' cannot name a switch (empty, spaces, or a GPU/host name)");
 }
 

@@ -15,7 +15,7 @@ namespace {
 
 const NodeDirectory kNodes(4, 1, {NodeSpec{"nvswitch", NodeKind::nvswitch}});
 
-std::string error_of(std::string_view text) {
+std::string transfer_error_of(std::string_view text) {
   try {
     parse_transfers_csv(text, "t.csv", kNodes);
   } catch (const InputError& e) {
@@ -42,27 +42,27 @@ TEST(TransferCsv, AcceptsUtf8ByteOrderMark) {
   const auto rows = parse_transfers_csv("\xEF\xBB\xBFsrc,dst,bytes,start_s\r\ngpu0,gpu1,1KiB,0\r\n", "t.csv", kNodes);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].src, "gpu0");
-  EXPECT_EQ(error_of("\xEF\xBB\xBF\xEF\xBB\xBFsrc,dst,bytes,start_s\n").substr(0, 25), "t.csv:1: unknown column '");
+  EXPECT_EQ(transfer_error_of("\xEF\xBB\xBF\xEF\xBB\xBFsrc,dst,bytes,start_s\n").substr(0, 25), "t.csv:1: unknown column '");
 }
 
 TEST(TransferCsv, Errors) {
-  EXPECT_EQ(error_of("src,dst,bytes\n"), "t.csv:1: missing column 'start_s' in the header");
-  EXPECT_EQ(error_of("src,dst,bytes,start_s,bites\n"),
+  EXPECT_EQ(transfer_error_of("src,dst,bytes\n"), "t.csv:1: missing column 'start_s' in the header");
+  EXPECT_EQ(transfer_error_of("src,dst,bytes,start_s,bites\n"),
             "t.csv:1: unknown column 'bites' (did you mean 'bytes'?); columns: src, dst, bytes, start_s, name");
-  EXPECT_EQ(error_of("src,dst,bytes,start_s,src\n"), "t.csv:1: column 'src' appears twice");
-  EXPECT_EQ(error_of("src,dst,bytes,start_s\ngpu0,gpu1,1MB\n"), "t.csv:2: expected 4 fields, got 3");
-  EXPECT_EQ(error_of("src,dst,bytes,start_s\ngpu0,gpu1,1MB,0\ngpu0,gpu1,lots,0\n"),
+  EXPECT_EQ(transfer_error_of("src,dst,bytes,start_s,src\n"), "t.csv:1: column 'src' appears twice");
+  EXPECT_EQ(transfer_error_of("src,dst,bytes,start_s\ngpu0,gpu1,1MB\n"), "t.csv:2: expected 4 fields, got 3");
+  EXPECT_EQ(transfer_error_of("src,dst,bytes,start_s\ngpu0,gpu1,1MB,0\ngpu0,gpu1,lots,0\n"),
             "t.csv:3: column 'bytes': invalid byte count 'lots'");
-  EXPECT_EQ(error_of("src,dst,bytes,start_s\ngpu0,gpu9,1,0\n"),
+  EXPECT_EQ(transfer_error_of("src,dst,bytes,start_s\ngpu0,gpu9,1,0\n"),
             "t.csv:2: column 'dst': unknown node 'gpu9' (nodes: gpu0..gpu3, host0, nvswitch)");
-  EXPECT_EQ(error_of("src,dst,bytes,start_s\nnvswitch,gpu1,1,0\n"),
+  EXPECT_EQ(transfer_error_of("src,dst,bytes,start_s\nnvswitch,gpu1,1,0\n"),
             "t.csv:2: column 'src': 'nvswitch' is a switch; transfers run between GPUs and hosts");
-  EXPECT_EQ(error_of("src,dst,bytes,start_s\ngpu0,gpu1,1,-1\n"), "t.csv:2: column 'start_s': must not be negative, got -1");
-  EXPECT_EQ(error_of("src,dst,bytes,start_s\ngpu0,gpu1,1,nan\n"),
+  EXPECT_EQ(transfer_error_of("src,dst,bytes,start_s\ngpu0,gpu1,1,-1\n"), "t.csv:2: column 'start_s': must not be negative, got -1");
+  EXPECT_EQ(transfer_error_of("src,dst,bytes,start_s\ngpu0,gpu1,1,nan\n"),
             "t.csv:2: column 'start_s': expected a number of seconds, got 'nan'");
-  EXPECT_EQ(error_of("src,dst,bytes,start_s\ngpu1,1,1,0\n"), "t.csv:2: src and dst are the same node 'gpu1'");
-  EXPECT_EQ(error_of("src,dst,bytes,start_s\n\"gpu0,gpu1,1,0\n"), "t.csv:2: unbalanced double quote");
-  EXPECT_EQ(error_of(""), "t.csv: empty CSV file: a header row (src,dst,bytes,start_s) is required");
+  EXPECT_EQ(transfer_error_of("src,dst,bytes,start_s\ngpu1,1,1,0\n"), "t.csv:2: src and dst are the same node 'gpu1'");
+  EXPECT_EQ(transfer_error_of("src,dst,bytes,start_s\n\"gpu0,gpu1,1,0\n"), "t.csv:2: unbalanced double quote");
+  EXPECT_EQ(transfer_error_of(""), "t.csv: empty CSV file: a header row (src,dst,bytes,start_s) is required");
 }
 
 // A CSV file of `rows` rows, row i starting at start_of(i) microseconds, bytes = i + 1 (its identity).
@@ -113,8 +113,8 @@ TEST(TransferCsvStream, RowsInStartOrderHoldAboutOneChunk) {
 TEST(TransferCsvStream, RowsOutOfOrderComeOutSortedStably) {
   // Starts fall back every 1000 rows, and the very last row starts before all others: every chunk
   // is read before the first row is taken, and rows with one start keep their file order.
-  const size_t n = 2 * kTransferCsvChunkRows + 100;
-  const auto start_of = [n](size_t i) { return i + 1 == n ? 0.0 : static_cast<double>(1 + (i % 1000) / 10); };
+  constexpr size_t n = 2 * kTransferCsvChunkRows + 100;
+  const auto start_of = [](size_t i) { return i + 1 == n ? 0.0 : static_cast<double>(1 + (i % 1000) / 10); };
   const std::string path = write_rows("unsorted", n, start_of);
   TransferWorkloadSpec spec;
   spec.transfers_csv = path;

@@ -22,7 +22,6 @@ namespace {
 constexpr int kComputeLane = 0, kH2DLane = 1, kD2HLane = 2, kD2DLane = 3, kPeerLane = 4, kCollectiveLane = 5;
 constexpr int kPartitionLane = 100;
 constexpr size_t kMaxStreamsPerLane = 8;
-constexpr int64_t kKernelBufferBytes = int64_t{1} << 30;
 
 }  // namespace
 
@@ -218,14 +217,14 @@ ActivityId CudaPlatform::launch(GpuId gpu, PartitionId partition, const KernelPr
   }
   PX_CUDA(gpu, cudaSetDevice(gpu));
   if (!g.kernel_buffer.ptr) {
-    PX_CUDA(gpu, cudaMalloc(&g.kernel_buffer.ptr, kKernelBufferBytes));
-    g.kernel_buffer.bytes = kKernelBufferBytes;
+    PX_CUDA(gpu, cudaMalloc(&g.kernel_buffer.ptr, kIntensityBufferBytes));
+    g.kernel_buffer.bytes = kIntensityBufferBytes;
   }
   const bool pinned_sms = kernel.max_sms > 0 && kernel.max_sms < sms;
   if (pinned_sms) prepare_one_block_per_sm(gpu);
   const IntensityShape shape =
-      pinned_sms ? intensity_shape(kernel.flops, kernel.dram_bytes, kernel.max_sms, 1024, kKernelBufferBytes)
-                 : intensity_shape(kernel.flops, kernel.dram_bytes, sms * kBlocksPerSm, kThreadsPerBlock, kKernelBufferBytes);
+      pinned_sms ? intensity_shape(kernel.flops, kernel.dram_bytes, kernel.max_sms, 1024, kIntensityBufferBytes)
+                 : intensity_shape(kernel.flops, kernel.dram_bytes, sms * kBlocksPerSm, kThreadsPerBlock, kIntensityBufferBytes);
   StreamSlot& s = stream_for(gpu, lane);
   launch_intensity(shape, g.kernel_buffer.ptr, pinned_sms, s.stream);
   return finish_enqueue({{gpu, &s}}, listener, tag);

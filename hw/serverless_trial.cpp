@@ -11,17 +11,9 @@
 #include "sim/policies/serverless/policy_presets.h"
 #include "sim/policies/serverless/serverless_metrics.h"
 #include "sim/policies/serverless/serverless_node.h"
-#include "sim/scenario/model_catalog.h"
+#include "sim/policies/serverless/catalog_models.h"
 
 namespace parallax::hw {
-
-namespace {
-
-ModelClass model_class(Heaviness h) {
-  return h == Heaviness::light ? ModelClass::light : h == Heaviness::median ? ModelClass::median : ModelClass::heavy;
-}
-
-}  // namespace
 
 double serverless_metric(const ServerlessOutcome& o, std::string_view metric) {
   if (metric == "p50_latency_s") return o.p50_latency_s;
@@ -33,26 +25,9 @@ double serverless_metric(const ServerlessOutcome& o, std::string_view metric) {
 
 ServerlessOutcome run_serverless_trial(Platform& platform, const ServerlessTrial& t, const std::function<void()>& run,
                                        double compute_scale) {
-  const ModelCatalog& catalog = embedded_model_catalog();
-  const int kind = catalog_gpu_kind(t.gpu_kind);
-  if (kind < 0) throw std::invalid_argument(fmt::format("no catalog compute times for GPU kind '{}'", t.gpu_kind));
-  std::vector<ServedModel> models;
+  const std::vector<ServedModel> models = served_models(t.models, t.gpu_kind, compute_scale);
   std::vector<ServedFunction> functions;
-  for (const std::string& name : t.models) {
-    const CatalogModel& c = catalog.at(name);
-    ServedModel m;
-    m.name = c.name;
-    m.heaviness = model_class(c.heaviness);
-    for (const CatalogLayer& l : c.layers) m.layers.push_back({l.param_bytes, l.compute_s[static_cast<size_t>(kind)] * compute_scale});
-    m.param_bytes = c.param_bytes();
-    m.compute_s = c.compute_s(kind) * compute_scale;
-    m.native_s = c.native_s[static_cast<size_t>(kind)];
-    m.native_footprint_bytes = c.native_footprint_bytes;
-    m.slo = Time::seconds(c.slo_s);
-    m.cold_start = Time::seconds(c.cold_start_s);
-    functions.push_back({c.name, static_cast<uint32_t>(models.size())});
-    models.push_back(std::move(m));
-  }
+  for (const ServedModel& m : models) functions.push_back({m.name, static_cast<uint32_t>(functions.size())});
   ServerlessPolicy policy = serverless_policy_preset(t.policy);
   policy.reserve_bytes = t.pool_bytes;
   policy.closed_form = false;

@@ -88,7 +88,7 @@ ServerlessSummary run_policy(const Scenario& sc, const std::string& name, std::s
   setup.policy.reserve_bytes = static_cast<int64_t>(sc.serverless.reserve_GiB * 1073741824.0);
   setup.policy.record_timeline = !trace.empty() || timeline != nullptr;
   setup.policy.closed_form = sc.serverless.closed_form;
-  setup.models = served_models(sc.serverless.models, sc.hardware);
+  setup.models = served_models(sc.serverless.models, sc.hardware.gpus.at(0).model);
   for (int64_t f = 0; f < sc.serverless.functions; ++f)
     setup.functions.push_back({fmt::format("f{}", f), static_cast<uint32_t>(f % static_cast<int64_t>(sc.serverless.models.size()))});
   setup.nodes = static_cast<int>(sc.serverless.nodes);

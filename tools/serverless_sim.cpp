@@ -10,38 +10,8 @@
 #include "sim/engine/random_streams.h"
 #include "sim/platform/sim_platform.h"
 #include "sim/policies/serverless/node_links.h"
-#include "sim/scenario/model_catalog.h"
 
 namespace parallax {
-
-namespace {
-
-ModelClass model_class(Heaviness h) {
-  return h == Heaviness::light ? ModelClass::light : h == Heaviness::median ? ModelClass::median : ModelClass::heavy;
-}
-
-}  // namespace
-
-std::vector<ServedModel> served_models(std::span<const std::string> names, const HardwareSpec& hw) {
-  const ModelCatalog& catalog = embedded_model_catalog();
-  const int kind = catalog_gpu_kind(hw.gpus.at(0).model);
-  std::vector<ServedModel> out;
-  for (const std::string& name : names) {
-    const CatalogModel& c = catalog.at(name);
-    ServedModel m;
-    m.name = c.name;
-    m.heaviness = model_class(c.heaviness);
-    for (const CatalogLayer& l : c.layers) m.layers.push_back({l.param_bytes, l.compute_s[static_cast<size_t>(kind)]});
-    m.param_bytes = c.param_bytes();
-    m.compute_s = c.compute_s(kind);
-    m.native_s = c.native_s[static_cast<size_t>(kind)];
-    m.native_footprint_bytes = c.native_footprint_bytes;
-    m.slo = Time::seconds(c.slo_s);
-    m.cold_start = Time::seconds(c.cold_start_s);
-    out.push_back(std::move(m));
-  }
-  return out;
-}
 
 ServerlessSummary simulate_serverless(const ServerlessSimSetup& setup, std::span<const ServerlessArrival> arrivals,
                                       ArrivalFeed* feed, ServerlessSimStats* stats,

@@ -12,14 +12,12 @@
 #include <vector>
 
 #include "sim/platform/hardware_spec.h"
+#include "sim/policies/serverless/catalog_models.h"
 #include "sim/policies/serverless/serverless_cluster.h"
 #include "sim/policies/serverless/serverless_metrics.h"
 #include "sim/policies/serverless/serverless_policy.h"
 
 namespace parallax {
-
-// Catalog models (scenarios/models/catalog.yaml) with their layers' times on `hw`'s GPUs.
-std::vector<ServedModel> served_models(std::span<const std::string> names, const HardwareSpec& hw);
 
 struct ServerlessSimSetup {
   HardwareSpec hardware;

@@ -2,7 +2,7 @@
 // Every serverless policy (torpor, torpor-lru, torpor-fifo, native, keepalive, naive) as a
 // Platform client under random setups: a node of 1-8 GPUs (H100 figures for the catalog's compute
 // times, 8-80 GB each) behind PCIe switches with NVLink to GPU 0 (serverless_test_machine.h),
-// 1-40 functions on 1-8 random catalog models (tools/serverless_sim.cpp's served_models) with
+// 1-40 functions on 1-8 random catalog models (sim/policies/serverless/catalog_models.h) with
 // SLOs scaled by 0.5-4, a random model-memory reserve (1 GiB to the GPU's memory) so that pools
 // fill and evict, closed-form or all-platform execution, and 0-1500 arrivals Poisson, bursty
 // (Gamma gaps, CV 4) or in tied bursts; half of the runs are cut at a random time.
@@ -73,7 +73,7 @@ Draw draw(uint64_t seed) {
   std::vector<std::string> names;
   for (int m = uniform_count(rng, 1, 8); m > 0; --m)
     names.push_back(catalog.models[rng.uniform_int(catalog.models.size())].name);
-  d.models = served_models(names, d.hw);
+  d.models = served_models(names, d.hw.gpus.at(0).model);
   for (ServedModel& m : d.models) m.slo = Time::seconds(m.slo.to_seconds() * log_uniform(rng, 0.5, 4));
   const int functions = uniform_count(rng, 1, 40);
   for (int f = 0; f < functions; ++f) {

@@ -30,7 +30,10 @@ XyPlot strategy_map(const CsvTable& t) {
            .width = 960,
            .height = 380};
   for (const char* s : kStrategies) p.series.push_back({.name = s, .style = SeriesStyle::scatter});
-  XySeries missed{.name = "selector chose worse", .style = SeriesStyle::scatter, .colour = "#000000"};
+  // Two kinds of miss: the selector chose another strategy than the DES's best (a strategy miss),
+  // or the right strategy, InterDecom, at another degree than the DES-best one (a degree miss).
+  XySeries strategy_miss{.name = "strategy miss", .style = SeriesStyle::scatter, .colour = "#000000"};
+  XySeries degree_miss{.name = "degree miss (InterDecom d)", .style = SeriesStyle::scatter, .colour = "#999999"};
   for (size_t i = 0; i < t.rows.size(); ++i) {
     const std::string& oracle = t.cell(i, "des_oracle");
     const double seq = t.number(i, "sequential_des_s");
@@ -44,14 +47,17 @@ XyPlot strategy_map(const CsvTable& t) {
       }
     const double regret = t.number(i, "regret");
     if (regret > 1e-9) {
-      missed.x.push_back(x);
-      missed.y.push_back(seq / t.number(i, "selected_des_s"));
-      missed.tips.push_back(
-          fmt::format("{}: selected {} ({:.1f}% slower than {})", config_name(t, i), t.cell(i, "selected"),
-                      100 * regret, oracle));
+      const bool same_strategy = t.cell(i, "selected") == oracle;
+      XySeries& miss = same_strategy ? degree_miss : strategy_miss;
+      miss.x.push_back(x);
+      miss.y.push_back(seq / t.number(i, "selected_des_s"));
+      miss.tips.push_back(fmt::format("{}: selected {}{} ({:.1f}% slower than {})", config_name(t, i),
+                                      t.cell(i, "selected"), same_strategy ? " at another d" : "",
+                                      100 * regret, oracle));
     }
   }
-  p.series.push_back(std::move(missed));
+  p.series.push_back(std::move(strategy_miss));
+  p.series.push_back(std::move(degree_miss));
   return p;
 }
 

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <algorithm>
+#include <optional>
+#include <stdexcept>
 
 #include "sim/engine/random_streams.h"
 #include "sim/policies/serverless/policy_presets.h"
@@ -25,10 +27,15 @@ namespace parallax {
 
 namespace {
 
-// Function i replays trace row i mod rows; copy c of a row is expanded from stream "trace.c".
+// Function i replays trace function i mod F (F: the trace's functions); copy c of a function is
+// expanded from stream "trace.c". Count and rate traces (torpor, azure2019, torpor_rates) draw
+// each copy anew; per-request traces (azure2021, azure_llm) have nothing to draw, so a copy
+// replays the very same times (docs/serverless.md, "Traces").
 std::vector<ServerlessArrival> arrivals_for(const ServerlessWorkloadSpec& w, RandomStreams& streams) {
   TraceSpec spec;
-  spec.format = w.trace_format == "azure2019" ? TraceFormat::azure2019 : TraceFormat::torpor;
+  const std::optional<TraceFormat> format = parse_trace_format(w.trace_format);
+  if (!format) throw std::logic_error("serverless: unchecked trace format " + w.trace_format);
+  spec.format = *format;
   spec.path = w.trace_path;
   spec.minute_cv = w.minute_cv;
   spec.duration = Time::seconds(w.duration_s);

@@ -6,11 +6,13 @@
 #include "sim/policies/multiplex/cluster_packing_replay.h"
 #include "sim/scenario/gpu_partitioning_reader.h"
 #include "sim/workload/alibaba_gpu_trace.h"
+#include "sim/report/run_timing.h"
 #include "tools/policy_summary.h"
 
 namespace parallax {
 
 int run_cluster_packing(const Scenario& sc, const RunOptions& options) {
+  const WallClock clock;
   const ClusterPackingWorkloadSpec& w = sc.cluster_packing;
   const std::vector<AlibabaPod> pods = read_alibaba_pods(w.pods_path);
   const std::vector<AlibabaNode> nodes = read_alibaba_nodes(w.nodes_path);
@@ -53,7 +55,7 @@ int run_cluster_packing(const Scenario& sc, const RunOptions& options) {
                   static_cast<long long>(m.unplaced_pods), static_cast<long long>(m.unplaced_gpu_pods),
                   static_cast<long long>(m.unplaced_fragmented));
   }
-  write_policy_outputs(sc, options, summary, nullptr);  // no kernels run: no trace.json
+  write_policy_outputs(sc, options, summary, clock.elapsed_s(), nullptr);  // no kernels run: no trace.json
   return 0;
 }
 

@@ -21,6 +21,7 @@
 #include "sim/scenario/model_catalog.h"
 #include "sim/workload/arrival_process.h"
 #include "tools/colocate_series.h"
+#include "sim/report/run_timing.h"
 #include "tools/policy_summary.h"
 
 namespace parallax {
@@ -124,6 +125,7 @@ nlohmann::ordered_json to_json(const ColocationComparison& c) {
 }  // namespace
 
 int run_colocate(const Scenario& sc, const RunOptions& options) {
+  const WallClock clock;
   const ColocateWorkloadSpec& w = sc.colocate;
   const GpuSpec& gpu = sc.hardware.gpus.at(0);
   const GpuPartitioning& parts = gpu_partitioning_for(gpu.model);
@@ -227,7 +229,7 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
     extra.push_back({"ls_latency.csv", std::move(latency)});
   }
   if (!options.out_dir.empty()) std::filesystem::remove(std::filesystem::path(options.out_dir) / "kernels.csv");
-  write_policy_outputs(sc, options, summary, nullptr, extra);  // trace.json is in `extra`, with annotations
+  write_policy_outputs(sc, options, summary, clock.elapsed_s(), nullptr, extra);  // trace.json is in `extra`, with annotations
   return 0;
 }
 

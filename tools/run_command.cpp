@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 
@@ -14,6 +13,7 @@
 #include "sim/report/chrome_trace.h"
 #include "sim/report/json_output.h"
 #include "sim/report/run_summary.h"
+#include "sim/report/run_timing.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/workload/transfer_replay.h"
 #include "tools/run_cluster_packing.h"
@@ -29,7 +29,7 @@ namespace parallax {
 namespace {
 
 RunSummary summarise(const Scenario& sc, const Engine& engine, const SimPlatform& platform,
-                     const TransferReplay& replay, double wall_s) {
+                     const TransferReplay& replay) {
   RunSummary s;
   s.scenario = sc.name;
   s.hardware = sc.hardware.name;
@@ -41,7 +41,6 @@ RunSummary summarise(const Scenario& sc, const Engine& engine, const SimPlatform
   s.copies = platform.finished(ActivityKind::copy);
   s.kernels = platform.finished(ActivityKind::kernel);
   s.collectives_count = platform.finished(ActivityKind::collective);
-  s.wall_s = wall_s;
   const TransferTotals& totals = replay.transfer_totals();
   s.transfers.count = totals.count;
   s.transfers.sum_completion_s = totals.sum_completion_s();
@@ -83,14 +82,14 @@ int run_command(const RunOptions& options) {
   TransferCsvStream csv_rows(sc.transfers, NodeDirectory(sc.hardware));
   TransferReplay replay(platform, sc.transfers, csv_rows);
   replay.start();
-  const auto t0 = std::chrono::steady_clock::now();
+  const WallClock clock;
   engine.run();
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double wall_s = clock.elapsed_s();
   if (!replay.finished())
     throw std::logic_error(fmt::format("{} of {} workload items never finished", replay.total() - replay.done(),
                                        replay.total()));
 
-  const RunSummary summary = summarise(sc, engine, platform, replay, wall_s);
+  const RunSummary summary = summarise(sc, engine, platform, replay);
   if (!options.out_dir.empty()) {
     const std::filesystem::path dir(options.out_dir);
     std::filesystem::create_directories(dir);
@@ -104,11 +103,12 @@ int run_command(const RunOptions& options) {
         std::fprintf(stderr, "note: trace.json holds the first %zu of %zu activities\n", st.records_written,
                      st.records_total);
     }
+    write_timing_json(dir, timing_json(wall_s, summary.makespan.to_seconds(), static_cast<double>(summary.events)));
     write_json_atomically(dir / "summary.json", to_json(summary));
     write_run_report(sc, options);
   }
   if (!options.quiet) {
-    std::fputs(format_run_report(summary).c_str(), stdout);
+    std::fputs(format_run_report(summary, wall_s, options.out_dir).c_str(), stdout);
     if (!options.out_dir.empty()) std::printf("\noutputs: %s\n", options.out_dir.c_str());
   }
   return 0;

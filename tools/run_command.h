@@ -16,6 +16,7 @@ struct RunOptions {
   bool quiet = false;
 };
 
+
 // Returns the process exit code: 0 ok, 2 bad input, 1 internal failure.
 int run_command(const RunOptions& options);
 

@@ -23,6 +23,7 @@
 #include "sim/scenario/model_catalog.h"
 #include "sim/workload/arrival_process.h"
 #include "tools/multiplex_series.h"
+#include "sim/report/run_timing.h"
 #include "tools/policy_summary.h"
 
 namespace parallax {
@@ -108,6 +109,7 @@ nlohmann::ordered_json to_json(const MultiplexComparison& c) {
 }  // namespace
 
 int run_multiplex(const Scenario& sc, const RunOptions& options) {
+  const WallClock clock;
   const MultiplexWorkloadSpec& w = sc.multiplex;
   const GpuSpec& gpu = sc.hardware.gpus.at(0);
   const GpuPartitioning& parts = gpu_partitioning_for(gpu.model);
@@ -248,7 +250,7 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     extra.push_back({"shares.csv", csv});
   }
   if (series) extra.push_back({"timeline.csv", std::move(timeline)});
-  write_policy_outputs(sc, options, summary, &trace_log, extra, trace_notes);
+  write_policy_outputs(sc, options, summary, clock.elapsed_s(), &trace_log, extra, trace_notes);
   return 0;
 }
 

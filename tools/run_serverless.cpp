@@ -16,6 +16,7 @@
 #include "sim/report/atomic_file.h"
 #include "sim/report/console_table.h"
 #include "sim/report/json_output.h"
+#include "sim/report/run_timing.h"
 #include "sim/workload/trace_source.h"
 #include "tools/run_report.h"
 #include "tools/serverless_sim.h"
@@ -165,6 +166,7 @@ int run_serverless(const Scenario& sc, const RunOptions& options) {
     std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
     write_file_atomically(dir / "function_latency.csv", csv);
     write_file_atomically(dir / "timeline.csv", timeline_csv(timeline));
+    write_timing_json(dir, timing_json(wall_s));
     write_json_atomically(dir / "summary.json", summary);
     write_run_report(sc, options);
   }

@@ -58,6 +58,14 @@ RunSummary summarise(const Scenario& sc, const Engine& engine, const SimPlatform
 
 }  // namespace
 
+std::string run_out_help() {
+  return "write the outputs here: summary.json, timing.json (wall-clock figures) and report.html for every kind; "
+         "trace.json (Perfetto) unless output.trace is false (not for cluster_packing); and per kind: transfers "
+         "activities.csv (unless output.activities_csv is false); overlap results.csv (end_to_end: and ops.csv); "
+         "serverless function_latency.csv, timeline.csv; colocate timeline.csv, ls_latency.csv; multiplex "
+         "timeline.csv, shares.csv (docs/usage.md)";
+}
+
 int run_command(const RunOptions& options) {
   Scenario sc = options.scenario_path.empty()
                     ? load_scenario_text(embedded_quickstart(), std::string(kQuickstartSource), options.overrides)

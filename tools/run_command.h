@@ -16,6 +16,8 @@ struct RunOptions {
   bool quiet = false;
 };
 
+// The help of `run --out`: what each workload kind writes there.
+std::string run_out_help();
 
 // Returns the process exit code: 0 ok, 2 bad input, 1 internal failure.
 int run_command(const RunOptions& options);

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""The command line behaves as users expect from one (docs/usage.md, "The command line"):
+mistyped subcommands, options and nested --set keys get the closest real one; `parallax help [CMD]`
+prints a command's help; the bash and zsh completion scripts are generated from the definitions
+and complete real words.
+
+Usage: cli_conventions_test.py PARALLAX_BINARY SOURCE_DIR
+"""
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+failures = 0
+
+
+def check(ok, label, detail=""):
+    global failures
+    print(f"{'ok  ' if ok else 'FAIL'} {label}" + ("" if ok else f"\n     {detail}"))
+    failures += 0 if ok else 1
+
+
+def run(parallax, *args):
+    return subprocess.run([parallax, *args], capture_output=True, text=True, timeout=300)
+
+
+def suggestions(parallax, source):
+    cases = [
+        (["rnu"], "error: unknown command 'rnu' (did you mean 'run'?)"),
+        (["run", "--otu", "x"], "error: 'parallax run' has no option '--otu' (did you mean '--out'?)"),
+        (["sweep", "f.yaml", "--job", "2"], "error: 'parallax sweep' has no option '--job' (did you mean '--jobs'?)"),
+        (["predict", "colective"], "error: unknown command 'parallax predict colective' (did you mean 'collective'?)"),
+        (["run", str(source / "scenarios/colocate/sgdrc-h200.yaml"), "--set", "workload.ls.rate_per_s=3000"],
+         "unknown key 'workload.ls.rate_per_s' (did you mean 'workload.ls.arrivals.rate_per_s'?)"),
+    ]
+    for args, expected in cases:
+        r = run(parallax, *args)
+        check(r.returncode == 2 and expected in r.stderr, f"{' '.join(args[:2])}: exit 2, suggests",
+              f"exit {r.returncode}, stderr: {r.stderr!r}")
+
+
+def help_command(parallax):
+    r = run(parallax, "help")
+    check(r.returncode == 0 and "sweep" in r.stdout and "completion" in r.stdout, "help lists the commands", r.stdout)
+    r = run(parallax, "help", "sweep")
+    check(r.returncode == 0 and "--jobs" in r.stdout and "--shard" in r.stdout, "help sweep: its options", r.stdout)
+    r = run(parallax, "help", "predict", "collective")
+    check(r.returncode == 0 and "--hardware" in r.stdout and "--algo" in r.stdout, "help predict collective", r.stdout)
+    r = run(parallax, "help", "swep")
+    check(r.returncode == 2 and "did you mean 'sweep'?" in r.stderr, "help swep: exit 2, suggests", r.stderr)
+
+
+def completion(parallax, tmp):
+    bash = run(parallax, "completion", "bash")
+    script = Path(tmp) / "parallax.bash"
+    script.write_text(bash.stdout)
+    check(bash.returncode == 0 and subprocess.run(["bash", "-n", str(script)]).returncode == 0,
+          "bash script generated and parses")
+
+    def complete(*words):
+        line = " ".join(f"'{w}'" for w in words)
+        probe = (f"source '{script}'; COMP_WORDS=(parallax {line}); COMP_CWORD={len(words)}; _parallax; "
+                 'printf "%s\\n" "${COMPREPLY[@]}"')
+        return subprocess.run(["bash", "-c", probe], capture_output=True, text=True).stdout.split()
+
+    for words, expected in ((("ru",), ["run"]), (("run", "--o"), ["--out"]), (("predict", "col"), ["collective"]),
+                            (("sweep", "-"), ["--jobs"]), (("hw", ""), ["info"])):
+        got = complete(*words)
+        check(all(e in got for e in expected), f"bash completes {' '.join(words)!r} to {expected}", f"got {got}")
+    zsh = run(parallax, "completion", "zsh")
+    check(zsh.returncode == 0 and zsh.stdout.startswith("#compdef parallax\n") and "'collective:" in zsh.stdout
+          and "'--out:" in zsh.stdout, "zsh script generated with the commands and options", zsh.stdout[:200])
+
+
+def main():
+    parallax, source = sys.argv[1], Path(sys.argv[2])
+    with tempfile.TemporaryDirectory() as tmp:
+        suggestions(parallax, source)
+        help_command(parallax)
+        completion(parallax, tmp)
+    print(f"{0 if failures else 1} passed, {1 if failures else 0} failed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

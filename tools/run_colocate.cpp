@@ -23,6 +23,7 @@
 #include "tools/colocate_series.h"
 #include "sim/report/run_timing.h"
 #include "tools/policy_summary.h"
+#include "tools/run_progress.h"
 
 namespace parallax {
 
@@ -188,7 +189,9 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
     policy_setup.record_spans = series;
     ColocationNode node(platform, *policy, policy_setup);
     node.start(arrivals);
-    engine.run();
+    run_engine_reporting(engine, Time::seconds(w.duration_s), options.progress,
+                         static_cast<double>(outcomes.size()) / static_cast<double>(w.policies.size()),
+                         1.0 / static_cast<double>(w.policies.size()));
     const ColocationMetrics m = node.metrics();
     if (m.ls_finished != m.ls_arrived)
       throw std::logic_error(fmt::format("colocate/{}: {} of {} LS requests never finished", name,

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 
@@ -20,6 +22,7 @@
 #include "tools/run_colocate.h"
 #include "tools/run_multiplex.h"
 #include "tools/run_overlap.h"
+#include "tools/run_progress.h"
 #include "tools/run_report.h"
 #include "tools/run_serverless.h"
 #include "tools/version.h"
@@ -66,7 +69,12 @@ std::string run_out_help() {
          "timeline.csv, shares.csv (docs/usage.md)";
 }
 
-int run_command(const RunOptions& options) {
+int run_command(const RunOptions& given) {
+  // The progress line goes only to a terminal, never to a file or pipe, and not with --quiet.
+  RunProgress progress(stderr, given.scenario_path.empty() ? "quickstart" : given.scenario_path,
+                       !given.quiet && ::isatty(::fileno(stderr)) != 0);
+  RunOptions options = given;
+  options.progress = &progress;
   Scenario sc = options.scenario_path.empty()
                     ? load_scenario_text(embedded_quickstart(), std::string(kQuickstartSource), options.overrides)
                     : load_scenario_file(options.scenario_path, options.overrides);
@@ -91,7 +99,10 @@ int run_command(const RunOptions& options) {
   TransferReplay replay(platform, sc.transfers, csv_rows);
   replay.start();
   const WallClock clock;
-  engine.run();
+  // engine.run(), one event at a time so that the share of workload items done can be reported.
+  for (uint64_t fired = 0; engine.step();)
+    if ((++fired & 0xfff) == 0 && replay.total() > 0)
+      progress.report(static_cast<double>(replay.done()) / static_cast<double>(replay.total()));
   const double wall_s = clock.elapsed_s();
   if (!replay.finished())
     throw std::logic_error(fmt::format("{} of {} workload items never finished", replay.total() - replay.done(),

@@ -25,6 +25,7 @@
 #include "tools/multiplex_series.h"
 #include "sim/report/run_timing.h"
 #include "tools/policy_summary.h"
+#include "tools/run_progress.h"
 
 namespace parallax {
 
@@ -176,7 +177,9 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     } catch (const std::invalid_argument& e) {
       throw InputError(SourceLocation{sc.source, 0, 0}, "workload.services", fmt::format("policy {}: {}", name, e.what()));
     }
-    engine.run();
+    run_engine_reporting(engine, Time::seconds(w.duration_s), options.progress,
+                         static_cast<double>(outcomes.size()) / static_cast<double>(w.policies.size()),
+                         1.0 / static_cast<double>(w.policies.size()));
     const MultiplexMetrics m = node.metrics();
     if (series)
       timeline += multiplex_timeline_rows(name, service_names, node.kernel_spans(), m.window_s, bin_s,

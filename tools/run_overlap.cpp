@@ -22,6 +22,7 @@
 #include "sim/report/run_timing.h"
 #include "tools/overlap_des.h"
 #include "tools/run_overlap_e2e.h"
+#include "tools/run_progress.h"
 #include "tools/run_report.h"
 #include "tools/version.h"
 
@@ -113,6 +114,8 @@ int run_overlap(const Scenario& sc, const RunOptions& options) {
                            : r.des_s[static_cast<size_t>(r.analytic.best)];
     r.regret = r.selected_des_s / r.des_s[oracle] - 1.0;
     results.push_back(std::move(r));
+    if (options.progress != nullptr)
+      options.progress->report(static_cast<double>(results.size()) / static_cast<double>(points.size()));
   }
 
   // summary.json (docs/overlap.md §Outputs).

@@ -21,6 +21,7 @@
 #include "sim/report/json_output.h"
 #include "sim/report/run_timing.h"
 #include "tools/overlap_des.h"
+#include "tools/run_progress.h"
 #include "tools/version.h"
 
 namespace parallax {
@@ -139,6 +140,9 @@ int run_overlap_end_to_end(const Scenario& sc, const RunOptions& options) {
       des_wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
       analytic_wall_s += std::chrono::duration<double>(t1 - t0).count();
       results.push_back(std::move(r));
+      if (options.progress != nullptr)
+        options.progress->report(static_cast<double>(results.size()) /
+                                 static_cast<double>(sc.overlap.models.size() * sc.overlap.tp.size()));
     }
   }
 

@@ -18,6 +18,7 @@
 #include "sim/report/json_output.h"
 #include "sim/report/run_timing.h"
 #include "sim/workload/trace_source.h"
+#include "tools/run_progress.h"
 #include "tools/run_report.h"
 #include "tools/serverless_sim.h"
 #include "tools/serverless_timeline.h"
@@ -88,8 +89,10 @@ void put_metrics(nlohmann::ordered_json& j, const ServerlessSummary& s) {
 
 // `trace`: also write trace.json of this policy's run there (empty = none); `timeline`: also
 // record the loads and pool changes for timeline.csv there (nullptr = none).
+// `progress` gets this policy's share of the run: policies [index, index + 1) of `count`.
 ServerlessSummary run_policy(const Scenario& sc, const std::string& name, std::span<const ServerlessArrival> arrivals,
-                             const std::filesystem::path& trace, std::vector<ServerlessTimelineSamples>* timeline) {
+                             const std::filesystem::path& trace, std::vector<ServerlessTimelineSamples>* timeline,
+                             RunProgress* progress, size_t index, size_t count) {
   ServerlessSimSetup setup;
   setup.hardware = sc.hardware;
   setup.policy = serverless_policy_preset(name);
@@ -101,6 +104,11 @@ ServerlessSummary run_policy(const Scenario& sc, const std::string& name, std::s
     setup.functions.push_back({fmt::format("f{}", f), static_cast<uint32_t>(f % static_cast<int64_t>(sc.serverless.models.size()))});
   setup.nodes = static_cast<int>(sc.serverless.nodes);
   setup.seed = sc.seed;
+  const Time horizon = !arrivals.empty() ? arrivals.back().at : Time::zero();
+  setup.drive = [=](Engine& engine) {
+    run_engine_reporting(engine, horizon, progress, static_cast<double>(index) / static_cast<double>(count),
+                         1.0 / static_cast<double>(count));
+  };
   if (trace.empty() && timeline == nullptr) return simulate_serverless(setup, arrivals, nullptr);
   ServerlessTimelineSamples samples;
   ServerlessSummary s = simulate_serverless(setup, arrivals, nullptr, nullptr, [&](std::span<const ServerlessNode* const> nodes) {
@@ -135,7 +143,8 @@ int run_serverless(const Scenario& sc, const RunOptions& options) {
   std::vector<ServerlessTimelineSamples> timeline;
   for (const std::string& name : sc.serverless.policies)
     results.push_back(run_policy(sc, name, arrivals, traced && results.empty() ? dir / "trace.json" : std::filesystem::path(),
-                                 options.out_dir.empty() ? nullptr : &timeline));
+                                 options.out_dir.empty() ? nullptr : &timeline, options.progress, results.size(),
+                                 sc.serverless.policies.size()));
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   nlohmann::ordered_json summary;

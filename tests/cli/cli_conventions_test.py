@@ -2,13 +2,18 @@
 """The command line behaves as users expect from one (docs/usage.md, "The command line"):
 mistyped subcommands, options and nested --set keys get the closest real one; `parallax help [CMD]`
 prints a command's help; the bash and zsh completion scripts are generated from the definitions
-and complete real words.
+and complete real words; the progress line of `run` appears on a terminal only (a pty here) and
+never in a pipe or file.
 
 Usage: cli_conventions_test.py PARALLAX_BINARY SOURCE_DIR
 """
+import os
+import pty
+import select
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 failures = 0
@@ -72,12 +77,50 @@ def completion(parallax, tmp):
           and "'--out:" in zsh.stdout, "zsh script generated with the commands and options", zsh.stdout[:200])
 
 
+def slow_run_args(source):
+    # About 3 s of CPU (0.6 s per 6 simulated seconds on the development machine): well past the
+    # one second before the line appears, even on a fast idle machine.
+    return ["run", str(source / "scenarios/colocate/sgdrc-h200.yaml"), "--set", "workload.duration_s=30"]
+
+
+def progress(parallax, source):
+    # Not a terminal: stderr is a pipe, nothing may be written to it.
+    t0 = time.monotonic()
+    r = run(parallax, *slow_run_args(source))
+    took = time.monotonic() - t0
+    check(took > 1.5, f"the slow run takes over a second ({took:.1f} s)")
+    check(r.returncode == 0 and r.stderr == "", "no progress line when stderr is a pipe", repr(r.stderr[:200]))
+    # A terminal: stderr is a pty (stdout stays a pipe, so the tables are not mixed in).
+    master, slave = pty.openpty()
+    p = subprocess.Popen([parallax, *slow_run_args(source)], stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 60)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed its end
+            break
+        if not chunk:
+            break
+        seen += chunk
+    p.communicate(timeout=60)
+    os.close(master)
+    text = seen.decode(errors="replace")
+    check(p.returncode == 0 and "run " in text and "% " in text and "left" in text,
+          "progress line with an ETA on a terminal", repr(text[:300]))
+    check(text.endswith("\r\x1b[K"), "the line is erased when the run ends", repr(text[-40:]))
+
+
 def main():
     parallax, source = sys.argv[1], Path(sys.argv[2])
     with tempfile.TemporaryDirectory() as tmp:
         suggestions(parallax, source)
         help_command(parallax)
         completion(parallax, tmp)
+        progress(parallax, source)
     print(f"{0 if failures else 1} passed, {1 if failures else 0} failed")
     sys.exit(1 if failures else 0)
 

@@ -176,9 +176,11 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
   const bool series = !options.out_dir.empty();
   const double bin_s = time_bin_width_s(w.duration_s, kColocateTimelineBins);
   std::string timeline = kColocateTimelineHeader, latency = kLsLatencyHeader;
-  if (!options.quiet)
+  if (!options.quiet) {
+    const RunProgress::Pause under_the_line(options.progress);
     std::printf("%-13s %9s %9s %9s %8s %10s %6s %6s\n", "policy", "LS p50 ms", "LS p99 ms", "SLO %", "arrived",
                 "BE batch/s", "SM %", "HBM %");
+  }
   for (const std::string& name : w.policies) {
     Engine engine;
     const bool traced = traces_policy(sc, options, name, w.trace_policy);
@@ -215,11 +217,14 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
       extra.push_back({"trace.json", trace.str()});
       extra.push_back({"kernels.csv", kernels_csv(node, trace_log)});
     }
-    if (!options.quiet)
+    if (!options.quiet) {
+      const RunProgress::Pause under_the_line(options.progress);
       std::printf("%-13s %9.3f %9.3f %9.2f %8lld %10.2f %6.1f %6.1f\n", name.c_str(), m.ls_p50_latency_s * 1e3,
                   m.ls_p99_latency_s * 1e3, m.ls_slo_attainment * 100, static_cast<long long>(m.ls_arrived),
                   m.be_throughput, m.sm_utilisation * 100, m.hbm_utilisation * 100);
+    }
   }
+  if (options.progress != nullptr) options.progress->finish();
   if (const auto c = compare_with_baselines(outcomes, w.slo_target)) {
     summary["comparison"] = to_json(*c);
     if (!options.quiet && c->best_meeting_slo)

@@ -126,6 +126,7 @@ int run_command(const RunOptions& given) {
     write_json_atomically(dir / "summary.json", to_json(summary));
     write_run_report(sc, options);
   }
+  progress.finish();
   if (!options.quiet) {
     std::fputs(format_run_report(summary, wall_s, options.out_dir).c_str(), stdout);
     if (!options.out_dir.empty()) std::printf("\noutputs: %s\n", options.out_dir.c_str());

@@ -162,9 +162,11 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
   std::vector<std::string> service_names;
   for (const ServiceModel& s : services) service_names.push_back(s.name);
   std::string timeline = kMultiplexTimelineHeader;
-  if (!options.quiet)
+  if (!options.quiet) {
+    const RunProgress::Pause under_the_line(options.progress);
     std::printf("%-10s %-16s %9s %8s %7s %7s %9s %9s %6s %6s\n", "policy", "service", "thr req/s", "SLO %", "fill",
                 "sat", "p50 ms", "p99 ms", "SM %", "HBM %");
+  }
   for (const std::string& name : w.policies) {
     Engine engine;
     const bool traced = traces_policy(sc, options, name, w.trace_policy);
@@ -234,7 +236,8 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     nlohmann::ordered_json& per = p["services"];
     for (size_t i = 0; i < services.size(); ++i) per[services[i].name] = to_json(m.services[i]);
     policies[name] = p;
-    if (!options.quiet)
+    if (!options.quiet) {
+      const RunProgress::Pause under_the_line(options.progress);
       for (size_t i = 0; i < services.size(); ++i) {
         const ServiceMetrics& s = m.services[i];
         std::printf("%-10s %-16s %9.1f %8.2f %7.3f %7.3f %9.3f %9.3f %6.1f %6.1f\n", name.c_str(),
@@ -242,7 +245,9 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
                     s.instance_saturation, s.p50_latency_s * 1e3,
                     s.p99_latency_s * 1e3, m.sm_utilisation * 100, m.hbm_utilisation * 100);
       }
+    }
   }
+  if (options.progress != nullptr) options.progress->finish();
   if (const auto c = compare_elastic_with_baselines(outcomes)) summary["comparison"] = to_json(*c);
   std::vector<ExtraOutputFile> extra;
   if (!trace_shares.empty()) {

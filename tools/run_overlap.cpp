@@ -176,6 +176,7 @@ int run_overlap(const Scenario& sc, const RunOptions& options) {
     write_run_report(sc, options);
   }
   if (!options.quiet) {
+    if (options.progress != nullptr) options.progress->finish();
     std::fputs(format_json(summary).c_str(), stdout);
     if (!options.out_dir.empty()) std::printf("\noutputs: %s\n", options.out_dir.c_str());
   }

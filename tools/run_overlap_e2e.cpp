@@ -201,6 +201,7 @@ int run_overlap_end_to_end(const Scenario& sc, const RunOptions& options) {
     write_json_atomically(dir / "summary.json", summary);
   }
   if (!options.quiet) {
+    if (options.progress != nullptr) options.progress->finish();
     std::fputs(format_json(summary).c_str(), stdout);
     if (!options.out_dir.empty()) std::printf("\noutputs: %s\n", options.out_dir.c_str());
   }

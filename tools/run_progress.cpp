@@ -19,7 +19,9 @@ RunProgress::RunProgress(std::FILE* out, std::string label, bool enabled) : out_
   if (enabled) thread_ = std::thread([this] { draw_until_stopped(); });
 }
 
-RunProgress::~RunProgress() {
+RunProgress::~RunProgress() { finish(); }
+
+void RunProgress::finish() {
   if (!thread_.joinable()) return;
   {
     const std::lock_guard<std::mutex> hold(mutex_);
@@ -27,10 +29,24 @@ RunProgress::~RunProgress() {
   }
   wake_.notify_all();
   thread_.join();
-  if (drawn_) {
-    std::fputs("\r\033[K", out_);  // erase the line: what follows starts on a clean one
-    std::fflush(out_);
-  }
+  erase_locked();  // the thread is gone: nothing else touches the line
+}
+
+void RunProgress::erase_locked() {
+  if (!drawn_) return;
+  std::fputs("\r\033[K", out_);  // erase the line: what follows starts on a clean one
+  std::fflush(out_);
+  drawn_ = false;
+}
+
+RunProgress::Pause::Pause(RunProgress* progress) {
+  if (progress == nullptr || !progress->thread_.joinable()) return;
+  lock_ = std::unique_lock<std::mutex>(progress->mutex_);
+  progress->erase_locked();
+}
+
+RunProgress::Pause::~Pause() {
+  if (lock_.owns_lock()) std::fflush(stdout);  // printed before the line comes back
 }
 
 std::string RunProgress::line(const std::string& label, double fraction, double elapsed_s) {

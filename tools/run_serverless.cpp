@@ -179,6 +179,7 @@ int run_serverless(const Scenario& sc, const RunOptions& options) {
     write_json_atomically(dir / "summary.json", summary);
     write_run_report(sc, options);
   }
+  if (options.progress != nullptr) options.progress->finish();
   if (!options.quiet) {
     std::vector<std::vector<std::string>> rows;
     for (const ServerlessSummary& s : results)

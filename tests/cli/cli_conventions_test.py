@@ -83,17 +83,7 @@ def slow_run_args(source):
     return ["run", str(source / "scenarios/colocate/sgdrc-h200.yaml"), "--set", "workload.duration_s=30"]
 
 
-def progress(parallax, source):
-    # Not a terminal: stderr is a pipe, nothing may be written to it.
-    t0 = time.monotonic()
-    r = run(parallax, *slow_run_args(source))
-    took = time.monotonic() - t0
-    check(took > 1.5, f"the slow run takes over a second ({took:.1f} s)")
-    check(r.returncode == 0 and r.stderr == "", "no progress line when stderr is a pipe", repr(r.stderr[:200]))
-    # A terminal: stderr is a pty (stdout stays a pipe, so the tables are not mixed in).
-    master, slave = pty.openpty()
-    p = subprocess.Popen([parallax, *slow_run_args(source)], stdout=subprocess.PIPE, stderr=slave)
-    os.close(slave)
+def read_pty(master):
     seen = b""
     while True:
         ready, _, _ = select.select([master], [], [], 60)
@@ -106,12 +96,51 @@ def progress(parallax, source):
         if not chunk:
             break
         seen += chunk
-    p.communicate(timeout=60)
     os.close(master)
-    text = seen.decode(errors="replace")
+    return seen.decode(errors="replace")
+
+
+def on_screen(text):
+    """The lines a terminal shows for `text`: a carriage return starts the line over, ESC[K erases."""
+    lines, current = [], ""
+    text = text.replace("\r\n", "\n").replace("\x1b[K", "")
+    for ch in text:
+        if ch == "\r":
+            current = ""
+        elif ch == "\n":
+            lines.append(current)
+            current = ""
+        else:
+            current += ch
+    return lines, current
+
+
+def progress(parallax, source):
+    # Not a terminal: stderr is a pipe, nothing may be written to it.
+    t0 = time.monotonic()
+    r = run(parallax, *slow_run_args(source))
+    took = time.monotonic() - t0
+    check(took > 1.5, f"the slow run takes over a second ({took:.1f} s)")
+    check(r.returncode == 0 and r.stderr == "", "no progress line when stderr is a pipe", repr(r.stderr[:200]))
+    # A terminal: stderr is a pty (stdout stays a pipe, so the tables are not mixed in).
+    master, slave = pty.openpty()
+    p = subprocess.Popen([parallax, *slow_run_args(source)], stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    text = read_pty(master)
+    p.communicate(timeout=60)
     check(p.returncode == 0 and "run " in text and "% " in text and "left" in text,
           "progress line with an ETA on a terminal", repr(text[:300]))
     check(text.endswith("\r\x1b[K"), "the line is erased when the run ends", repr(text[-40:]))
+    # One terminal for both, as a user has it: the table rows printed during the run stay whole.
+    master, slave = pty.openpty()
+    p = subprocess.Popen([parallax, *slow_run_args(source)], stdout=slave, stderr=slave)
+    os.close(slave)
+    text = read_pty(master)
+    p.wait(timeout=60)
+    lines, last = on_screen(text)
+    check(p.returncode == 0 and text.count("run ") > 0 and any(l.startswith("sgdrc ") for l in lines)
+          and not any("run " in l for l in lines) and last == "",
+          "stdout and stderr on one terminal: no progress text left among the table rows", repr(lines[:12]))
 
 
 def main():

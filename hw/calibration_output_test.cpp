@@ -52,7 +52,16 @@ TEST(CudaErrorMessage, NamesCallDeviceAndError) {
             "runtime version");
   EXPECT_EQ(cuda_error_message("ncclAllReduce(...)", 1, "", "NCCL error 2", "unhandled system error"),
             "ncclAllReduce(...) failed on GPU 1: NCCL error 2: unhandled system error");
-  EXPECT_EQ(no_gpu_message("no CUDA-capable device is detected"), "no CUDA GPU found: no CUDA-capable device is detected");
+  // Without a driver the runtime's "insufficient driver" is not blamed on a driver version.
+  EXPECT_EQ(no_gpu_message("cudaErrorInsufficientDriver", "CUDA driver version is insufficient for CUDA runtime version", false),
+            "no CUDA GPU found: no NVIDIA driver is installed (libcuda.so.1 cannot be loaded), so no GPU can be used");
+  EXPECT_EQ(no_gpu_message("cudaErrorInsufficientDriver", "CUDA driver version is insufficient for CUDA runtime version", true),
+            "no CUDA GPU found: the NVIDIA driver is older than this build's CUDA runtime (cudaErrorInsufficientDriver: CUDA "
+            "driver version is insufficient for CUDA runtime version)");
+  EXPECT_EQ(no_gpu_message("cudaErrorNoDevice", "no CUDA-capable device is detected", true),
+            "no CUDA GPU found: the NVIDIA driver is installed but sees no GPU (cudaErrorNoDevice: no CUDA-capable device is "
+            "detected)");
+  EXPECT_EQ(no_gpu_message("", "", true), "no CUDA GPU found: the NVIDIA driver is installed but reports no GPU");
 }
 
 TEST(CalibrationSummary, HeadlinesAgainstTheCeilings) {

@@ -16,8 +16,14 @@ namespace parallax::hw {
 std::string cuda_error_message(std::string_view call, int device, std::string_view device_name,
                                std::string_view error_name, std::string_view error_text);
 
-// The one line `parallax hw` prints when no GPU can be used (exit code kNoGpuExitCode).
-std::string no_gpu_message(std::string_view cuda_error_text);
+// The one line `parallax hw` prints when no GPU can be used (exit code kNoGpuExitCode), in plain
+// words: `error_name` and `error_text` are what cudaGetDeviceCount returned ("" when it succeeded
+// and counted 0 devices); `driver_loads` says whether the driver library (libcuda.so.1) opens.
+// Without a driver the CUDA runtime reports cudaErrorInsufficientDriver ("driver version is
+// insufficient"), which would blame a driver that is not there: that case says no driver instead.
+//   no_gpu_message("cudaErrorInsufficientDriver", "CUDA driver version is insufficient ...", false)
+//   // "no CUDA GPU found: no NVIDIA driver is installed (libcuda.so.1 cannot be loaded), so no GPU can be used"
+std::string no_gpu_message(std::string_view error_name, std::string_view error_text, bool driver_loads);
 
 // Exit code of `parallax hw ...` when there is no usable GPU or no CUDA backend in the build.
 inline constexpr int kNoGpuExitCode = 3;

@@ -1,6 +1,8 @@
 // File: hw/device_probe.cpp
 #include "hw/device_probe.h"
 
+#include <dlfcn.h>
+
 #include <ctime>
 #include <memory>
 
@@ -48,14 +50,24 @@ std::string utc_now_iso() {
 
 }  // namespace
 
+namespace {
+// Whether the NVIDIA driver library opens: without it the runtime's error blames a driver version.
+bool driver_library_loads() {
+  void* handle = ::dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (handle == nullptr) return false;
+  ::dlclose(handle);
+  return true;
+}
+}  // namespace
+
 int cuda_device_count() {
   int n = 0;
   const cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess) {
     cudaGetLastError();
-    throw HardwareUnavailable(no_gpu_message(fmt::format("{} ({})", cudaGetErrorString(e), cudaGetErrorName(e))));
+    throw HardwareUnavailable(no_gpu_message(cudaGetErrorName(e), cudaGetErrorString(e), driver_library_loads()));
   }
-  if (n == 0) throw HardwareUnavailable(no_gpu_message("cudaGetDeviceCount reported 0 devices"));
+  if (n == 0) throw HardwareUnavailable(no_gpu_message("", "", true));
   return n;
 }
 

@@ -6,12 +6,16 @@
 
 #include <cstdio>
 #include <exception>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "hw/hw_command.h"
 #include "models/calibration_data/data_error.h"
 #include "sim/platform/platform.h"
 #include "sim/scenario/input_error.h"
 #include "tools/bench_command.h"
+#include "tools/cli_suggestions.h"
 #include "tools/fit_command.h"
 #include "tools/bench_scale.h"
 #include "tools/bench_serverless.h"
@@ -20,6 +24,7 @@
 #include "tools/reference_command.h"
 #include "tools/report_command.h"
 #include "tools/run_command.h"
+#include "tools/shell_completion.h"
 #include "tools/sweep_command.h"
 #include "tools/version.h"
 
@@ -46,7 +51,7 @@ int guarded(const std::function<int()>& body) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"parallax: a discrete-event simulator of GPU clusters"};
+  CLI::App app{"parallax: a discrete-event simulator of GPU clusters", "parallax"};
   app.set_version_flag("--version", fmt::format("parallax {} ({})", parallax::kParallaxVersion,
                                                 parallax::kParallaxGitCommit));
   app.require_subcommand(1);
@@ -55,7 +60,7 @@ int main(int argc, char** argv) {
   CLI::App* run_cmd = app.add_subcommand(
       "run", "Simulate a scenario (the embedded quickstart when FILE is omitted) and print its tables");
   run_cmd->add_option("file", run.scenario_path, "scenario YAML");
-  run_cmd->add_option("--out", run.out_dir, "write summary.json, activities.csv and trace.json here");
+  run_cmd->add_option("--out", run.out_dir, parallax::run_out_help());
   run_cmd->add_option("--seed", run.seed, "root random seed (overrides the scenario's)");
   run_cmd->add_option("--set", run.overrides, "override a value: dotted.path=value (repeatable)")
       ->type_name("KEY=VALUE");
@@ -109,15 +114,26 @@ int main(int argc, char** argv) {
   parallax::ReferenceCommands reference;
   parallax::add_reference_subcommands(app, reference);
 
+  std::vector<std::string> help_topic;
+  CLI::App* help_cmd = parallax::add_help_subcommand(app, help_topic);
+  parallax::CompletionCommand completion;
+  parallax::add_completion_subcommand(app, completion);
+
   parallax::hw::HwOptions hw;
   CLI::App* hw_cmd = parallax::hw::add_hw_subcommand(app, hw);
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (const std::optional<std::string> unmatched = parallax::unmatched_arguments_message(app)) {
+      std::fputs(unmatched->c_str(), stderr);
+      return 2;
+    }
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
+  if (help_cmd->parsed()) return parallax::help_command(app, help_topic);
+  if (completion.cmd->parsed()) return parallax::completion_command(app, completion);
   if (run_cmd->parsed()) return guarded([&] { return parallax::run_command(run); });
   if (sweep_cmd->parsed()) return guarded([&] { return parallax::sweep_command(sweep); });
   if (merge_cmd->parsed()) return guarded([&] { return parallax::merge_command(merge); });

@@ -7,6 +7,7 @@
 #include "sim/report/atomic_file.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/json_output.h"
+#include "sim/report/run_timing.h"
 #include "tools/version.h"
 
 namespace parallax {
@@ -28,6 +29,7 @@ bool traces_policy(const Scenario& sc, const RunOptions& options, const std::str
 }
 
 void write_policy_outputs(const Scenario& sc, const RunOptions& options, const nlohmann::ordered_json& summary,
+                          double wall_s,
                           const ActivityLog* trace_log, const std::vector<ExtraOutputFile>& extra,
                           const TraceAnnotations& annotations) {
   if (options.out_dir.empty()) return;
@@ -42,6 +44,7 @@ void write_policy_outputs(const Scenario& sc, const RunOptions& options, const n
                    st.records_total);
   }
   for (const ExtraOutputFile& f : extra) write_file_atomically(dir / f.name, f.contents);
+  write_timing_json(dir, timing_json(wall_s));
   write_json_atomically(dir / "summary.json", summary);
   if (!options.quiet) std::printf("\noutputs: %s\n", options.out_dir.c_str());
 }

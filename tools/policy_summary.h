@@ -34,8 +34,10 @@ struct ExtraOutputFile {
 // Does nothing without --out. Otherwise: create the directory, remove summary.json and
 // report.html, write trace.json from `trace_log` and `annotations` (counters, requests) when the
 // scenario asks for a trace (a run without kernels passes nullptr), then every extra file, then
+// timing.json ({"wall_s": wall_s}, the run's wall-clock seconds; sim/report/run_timing.h), then
 // summary.json; prints "outputs: DIR" unless quiet.
 void write_policy_outputs(const Scenario& sc, const RunOptions& options, const nlohmann::ordered_json& summary,
+                          double wall_s,
                           const ActivityLog* trace_log, const std::vector<ExtraOutputFile>& extra = {},
                           const TraceAnnotations& annotations = {});
 

@@ -6,11 +6,14 @@
 #include "sim/policies/multiplex/cluster_packing_replay.h"
 #include "sim/scenario/gpu_partitioning_reader.h"
 #include "sim/workload/alibaba_gpu_trace.h"
+#include "sim/report/run_timing.h"
 #include "tools/policy_summary.h"
+#include "tools/run_progress.h"
 
 namespace parallax {
 
 int run_cluster_packing(const Scenario& sc, const RunOptions& options) {
+  const WallClock clock;
   const ClusterPackingWorkloadSpec& w = sc.cluster_packing;
   const std::vector<AlibabaPod> pods = read_alibaba_pods(w.pods_path);
   const std::vector<AlibabaNode> nodes = read_alibaba_nodes(w.nodes_path);
@@ -28,9 +31,11 @@ int run_cluster_packing(const Scenario& sc, const RunOptions& options) {
   summary["replay"] = w.replay;
 
   nlohmann::ordered_json& policies = summary["policies"];
-  if (!options.quiet)
+  if (!options.quiet) {
+    const RunProgress::Pause under_the_line(options.progress);
     std::printf("%-10s %6s %8s %9s %8s %10s %8s %8s\n", "scheme", "GPUs", "mean GPU", "frag %", "alloc %", "unplaced",
                 "GPU pods", "frag'd");
+  }
   for (const std::string& name : w.schemes) {
     const PackingMetrics m = replay_cluster_packing(pods, nodes, packing_scheme_from_name(name), &geometry,
                                                     w.replay == "fill" ? PackingReplay::fill : PackingReplay::timed);
@@ -47,13 +52,18 @@ int run_cluster_packing(const Scenario& sc, const RunOptions& options) {
     p["gpu_allocation"] = m.gpu_allocation;
     p["window_s"] = m.window_s;
     policies[name] = p;
-    if (!options.quiet)
+    if (options.progress != nullptr)
+      options.progress->report(static_cast<double>(policies.size()) / static_cast<double>(w.schemes.size()));
+    if (!options.quiet) {
+      const RunProgress::Pause under_the_line(options.progress);
       std::printf("%-10s %6d %8.1f %9.2f %8.2f %10lld %8lld %8lld\n", name.c_str(), m.gpus_needed,
                   m.mean_gpus_occupied, m.fragmentation * 100, m.gpu_allocation * 100,
                   static_cast<long long>(m.unplaced_pods), static_cast<long long>(m.unplaced_gpu_pods),
                   static_cast<long long>(m.unplaced_fragmented));
+    }
   }
-  write_policy_outputs(sc, options, summary, nullptr);  // no kernels run: no trace.json
+  if (options.progress != nullptr) options.progress->finish();
+  write_policy_outputs(sc, options, summary, clock.elapsed_s(), nullptr);  // no kernels run: no trace.json
   return 0;
 }
 

@@ -21,7 +21,9 @@
 #include "sim/scenario/model_catalog.h"
 #include "sim/workload/arrival_process.h"
 #include "tools/colocate_series.h"
+#include "sim/report/run_timing.h"
 #include "tools/policy_summary.h"
+#include "tools/run_progress.h"
 
 namespace parallax {
 
@@ -124,6 +126,7 @@ nlohmann::ordered_json to_json(const ColocationComparison& c) {
 }  // namespace
 
 int run_colocate(const Scenario& sc, const RunOptions& options) {
+  const WallClock clock;
   const ColocateWorkloadSpec& w = sc.colocate;
   const GpuSpec& gpu = sc.hardware.gpus.at(0);
   const GpuPartitioning& parts = gpu_partitioning_for(gpu.model);
@@ -173,9 +176,11 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
   const bool series = !options.out_dir.empty();
   const double bin_s = time_bin_width_s(w.duration_s, kColocateTimelineBins);
   std::string timeline = kColocateTimelineHeader, latency = kLsLatencyHeader;
-  if (!options.quiet)
+  if (!options.quiet) {
+    const RunProgress::Pause under_the_line(options.progress);
     std::printf("%-13s %9s %9s %9s %8s %10s %6s %6s\n", "policy", "LS p50 ms", "LS p99 ms", "SLO %", "arrived",
                 "BE batch/s", "SM %", "HBM %");
+  }
   for (const std::string& name : w.policies) {
     Engine engine;
     const bool traced = traces_policy(sc, options, name, w.trace_policy);
@@ -186,7 +191,9 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
     policy_setup.record_spans = series;
     ColocationNode node(platform, *policy, policy_setup);
     node.start(arrivals);
-    engine.run();
+    run_engine_reporting(engine, Time::seconds(w.duration_s), options.progress,
+                         static_cast<double>(outcomes.size()) / static_cast<double>(w.policies.size()),
+                         1.0 / static_cast<double>(w.policies.size()));
     const ColocationMetrics m = node.metrics();
     if (m.ls_finished != m.ls_arrived)
       throw std::logic_error(fmt::format("colocate/{}: {} of {} LS requests never finished", name,
@@ -210,11 +217,14 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
       extra.push_back({"trace.json", trace.str()});
       extra.push_back({"kernels.csv", kernels_csv(node, trace_log)});
     }
-    if (!options.quiet)
+    if (!options.quiet) {
+      const RunProgress::Pause under_the_line(options.progress);
       std::printf("%-13s %9.3f %9.3f %9.2f %8lld %10.2f %6.1f %6.1f\n", name.c_str(), m.ls_p50_latency_s * 1e3,
                   m.ls_p99_latency_s * 1e3, m.ls_slo_attainment * 100, static_cast<long long>(m.ls_arrived),
                   m.be_throughput, m.sm_utilisation * 100, m.hbm_utilisation * 100);
+    }
   }
+  if (options.progress != nullptr) options.progress->finish();
   if (const auto c = compare_with_baselines(outcomes, w.slo_target)) {
     summary["comparison"] = to_json(*c);
     if (!options.quiet && c->best_meeting_slo)
@@ -227,7 +237,7 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
     extra.push_back({"ls_latency.csv", std::move(latency)});
   }
   if (!options.out_dir.empty()) std::filesystem::remove(std::filesystem::path(options.out_dir) / "kernels.csv");
-  write_policy_outputs(sc, options, summary, nullptr, extra);  // trace.json is in `extra`, with annotations
+  write_policy_outputs(sc, options, summary, clock.elapsed_s(), nullptr, extra);  // trace.json is in `extra`, with annotations
   return 0;
 }
 

@@ -3,7 +3,8 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 
@@ -14,12 +15,14 @@
 #include "sim/report/chrome_trace.h"
 #include "sim/report/json_output.h"
 #include "sim/report/run_summary.h"
+#include "sim/report/run_timing.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/workload/transfer_replay.h"
 #include "tools/run_cluster_packing.h"
 #include "tools/run_colocate.h"
 #include "tools/run_multiplex.h"
 #include "tools/run_overlap.h"
+#include "tools/run_progress.h"
 #include "tools/run_report.h"
 #include "tools/run_serverless.h"
 #include "tools/version.h"
@@ -29,7 +32,7 @@ namespace parallax {
 namespace {
 
 RunSummary summarise(const Scenario& sc, const Engine& engine, const SimPlatform& platform,
-                     const TransferReplay& replay, double wall_s) {
+                     const TransferReplay& replay) {
   RunSummary s;
   s.scenario = sc.name;
   s.hardware = sc.hardware.name;
@@ -41,7 +44,6 @@ RunSummary summarise(const Scenario& sc, const Engine& engine, const SimPlatform
   s.copies = platform.finished(ActivityKind::copy);
   s.kernels = platform.finished(ActivityKind::kernel);
   s.collectives_count = platform.finished(ActivityKind::collective);
-  s.wall_s = wall_s;
   const TransferTotals& totals = replay.transfer_totals();
   s.transfers.count = totals.count;
   s.transfers.sum_completion_s = totals.sum_completion_s();
@@ -59,7 +61,20 @@ RunSummary summarise(const Scenario& sc, const Engine& engine, const SimPlatform
 
 }  // namespace
 
-int run_command(const RunOptions& options) {
+std::string run_out_help() {
+  return "write the outputs here: summary.json, timing.json (wall-clock figures) and report.html for every kind; "
+         "trace.json (Perfetto) unless output.trace is false (not for cluster_packing); and per kind: transfers "
+         "activities.csv (unless output.activities_csv is false); overlap results.csv (end_to_end: and ops.csv); "
+         "serverless function_latency.csv, timeline.csv; colocate timeline.csv, ls_latency.csv; multiplex "
+         "timeline.csv, shares.csv (docs/usage.md)";
+}
+
+int run_command(const RunOptions& given) {
+  // The progress line goes only to a terminal, never to a file or pipe, and not with --quiet.
+  RunProgress progress(stderr, given.scenario_path.empty() ? "quickstart" : given.scenario_path,
+                       !given.quiet && ::isatty(::fileno(stderr)) != 0);
+  RunOptions options = given;
+  options.progress = &progress;
   Scenario sc = options.scenario_path.empty()
                     ? load_scenario_text(embedded_quickstart(), std::string(kQuickstartSource), options.overrides)
                     : load_scenario_file(options.scenario_path, options.overrides);
@@ -83,14 +98,17 @@ int run_command(const RunOptions& options) {
   TransferCsvStream csv_rows(sc.transfers, NodeDirectory(sc.hardware));
   TransferReplay replay(platform, sc.transfers, csv_rows);
   replay.start();
-  const auto t0 = std::chrono::steady_clock::now();
-  engine.run();
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const WallClock clock;
+  // engine.run(), one event at a time so that the share of workload items done can be reported.
+  for (uint64_t fired = 0; engine.step();)
+    if ((++fired & 0xfff) == 0 && replay.total() > 0)
+      progress.report(static_cast<double>(replay.done()) / static_cast<double>(replay.total()));
+  const double wall_s = clock.elapsed_s();
   if (!replay.finished())
     throw std::logic_error(fmt::format("{} of {} workload items never finished", replay.total() - replay.done(),
                                        replay.total()));
 
-  const RunSummary summary = summarise(sc, engine, platform, replay, wall_s);
+  const RunSummary summary = summarise(sc, engine, platform, replay);
   if (!options.out_dir.empty()) {
     const std::filesystem::path dir(options.out_dir);
     std::filesystem::create_directories(dir);
@@ -104,11 +122,13 @@ int run_command(const RunOptions& options) {
         std::fprintf(stderr, "note: trace.json holds the first %zu of %zu activities\n", st.records_written,
                      st.records_total);
     }
+    write_timing_json(dir, timing_json(wall_s, summary.makespan.to_seconds(), static_cast<double>(summary.events)));
     write_json_atomically(dir / "summary.json", to_json(summary));
     write_run_report(sc, options);
   }
+  progress.finish();
   if (!options.quiet) {
-    std::fputs(format_run_report(summary).c_str(), stdout);
+    std::fputs(format_run_report(summary, wall_s, options.out_dir).c_str(), stdout);
     if (!options.out_dir.empty()) std::printf("\noutputs: %s\n", options.out_dir.c_str());
   }
   return 0;

@@ -23,7 +23,9 @@
 #include "sim/scenario/model_catalog.h"
 #include "sim/workload/arrival_process.h"
 #include "tools/multiplex_series.h"
+#include "sim/report/run_timing.h"
 #include "tools/policy_summary.h"
+#include "tools/run_progress.h"
 
 namespace parallax {
 
@@ -108,6 +110,7 @@ nlohmann::ordered_json to_json(const MultiplexComparison& c) {
 }  // namespace
 
 int run_multiplex(const Scenario& sc, const RunOptions& options) {
+  const WallClock clock;
   const MultiplexWorkloadSpec& w = sc.multiplex;
   const GpuSpec& gpu = sc.hardware.gpus.at(0);
   const GpuPartitioning& parts = gpu_partitioning_for(gpu.model);
@@ -159,9 +162,11 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
   std::vector<std::string> service_names;
   for (const ServiceModel& s : services) service_names.push_back(s.name);
   std::string timeline = kMultiplexTimelineHeader;
-  if (!options.quiet)
+  if (!options.quiet) {
+    const RunProgress::Pause under_the_line(options.progress);
     std::printf("%-10s %-16s %9s %8s %7s %7s %9s %9s %6s %6s\n", "policy", "service", "thr req/s", "SLO %", "fill",
                 "sat", "p50 ms", "p99 ms", "SM %", "HBM %");
+  }
   for (const std::string& name : w.policies) {
     Engine engine;
     const bool traced = traces_policy(sc, options, name, w.trace_policy);
@@ -174,7 +179,9 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     } catch (const std::invalid_argument& e) {
       throw InputError(SourceLocation{sc.source, 0, 0}, "workload.services", fmt::format("policy {}: {}", name, e.what()));
     }
-    engine.run();
+    run_engine_reporting(engine, Time::seconds(w.duration_s), options.progress,
+                         static_cast<double>(outcomes.size()) / static_cast<double>(w.policies.size()),
+                         1.0 / static_cast<double>(w.policies.size()));
     const MultiplexMetrics m = node.metrics();
     if (series)
       timeline += multiplex_timeline_rows(name, service_names, node.kernel_spans(), m.window_s, bin_s,
@@ -229,7 +236,8 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     nlohmann::ordered_json& per = p["services"];
     for (size_t i = 0; i < services.size(); ++i) per[services[i].name] = to_json(m.services[i]);
     policies[name] = p;
-    if (!options.quiet)
+    if (!options.quiet) {
+      const RunProgress::Pause under_the_line(options.progress);
       for (size_t i = 0; i < services.size(); ++i) {
         const ServiceMetrics& s = m.services[i];
         std::printf("%-10s %-16s %9.1f %8.2f %7.3f %7.3f %9.3f %9.3f %6.1f %6.1f\n", name.c_str(),
@@ -237,7 +245,9 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
                     s.instance_saturation, s.p50_latency_s * 1e3,
                     s.p99_latency_s * 1e3, m.sm_utilisation * 100, m.hbm_utilisation * 100);
       }
+    }
   }
+  if (options.progress != nullptr) options.progress->finish();
   if (const auto c = compare_elastic_with_baselines(outcomes)) summary["comparison"] = to_json(*c);
   std::vector<ExtraOutputFile> extra;
   if (!trace_shares.empty()) {
@@ -248,7 +258,7 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     extra.push_back({"shares.csv", csv});
   }
   if (series) extra.push_back({"timeline.csv", std::move(timeline)});
-  write_policy_outputs(sc, options, summary, &trace_log, extra, trace_notes);
+  write_policy_outputs(sc, options, summary, clock.elapsed_s(), &trace_log, extra, trace_notes);
   return 0;
 }
 

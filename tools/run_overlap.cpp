@@ -19,8 +19,10 @@
 #include "sim/report/atomic_file.h"
 #include "sim/report/chrome_trace.h"
 #include "sim/report/json_output.h"
+#include "sim/report/run_timing.h"
 #include "tools/overlap_des.h"
 #include "tools/run_overlap_e2e.h"
+#include "tools/run_progress.h"
 #include "tools/run_report.h"
 #include "tools/version.h"
 
@@ -112,6 +114,8 @@ int run_overlap(const Scenario& sc, const RunOptions& options) {
                            : r.des_s[static_cast<size_t>(r.analytic.best)];
     r.regret = r.selected_des_s / r.des_s[oracle] - 1.0;
     results.push_back(std::move(r));
+    if (options.progress != nullptr)
+      options.progress->report(static_cast<double>(results.size()) / static_cast<double>(points.size()));
   }
 
   // summary.json (docs/overlap.md §Outputs).
@@ -150,8 +154,9 @@ int run_overlap(const Scenario& sc, const RunOptions& options) {
   summary["double_ring_speedup_max"] = dr_max;
   summary["interdecom_dstar_speedup_max"] = dstar_max;
   summary["interdecom_default_degree"] = params.default_degree;
-  summary["analytic_wall_s"] = analytic_wall_s;
-  summary["des_wall_s"] = des_wall_s;
+  nlohmann::ordered_json timing = timing_json(analytic_wall_s + des_wall_s);
+  timing["analytic_wall_s"] = analytic_wall_s;
+  timing["des_wall_s"] = des_wall_s;
 
   if (!options.out_dir.empty()) {
     const std::filesystem::path dir(options.out_dir);
@@ -179,10 +184,12 @@ int run_overlap(const Scenario& sc, const RunOptions& options) {
     std::filesystem::remove(dir / "trace.json");
     if (sc.output.trace && static_cast<size_t>(sc.overlap.trace_config) < points.size())
       write_trace(sc, points[static_cast<size_t>(sc.overlap.trace_config)], params, dir / "trace.json");
+    write_timing_json(dir, timing);
     write_json_atomically(dir / "summary.json", summary);
     write_run_report(sc, options);
   }
   if (!options.quiet) {
+    if (options.progress != nullptr) options.progress->finish();
     std::fputs(format_json(summary).c_str(), stdout);
     if (!options.out_dir.empty()) std::printf("\noutputs: %s\n", options.out_dir.c_str());
   }

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <algorithm>
+#include <optional>
+#include <stdexcept>
 
 #include "sim/engine/random_streams.h"
 #include "sim/policies/serverless/policy_presets.h"
@@ -14,7 +16,9 @@
 #include "sim/report/atomic_file.h"
 #include "sim/report/console_table.h"
 #include "sim/report/json_output.h"
+#include "sim/report/run_timing.h"
 #include "sim/workload/trace_source.h"
+#include "tools/run_progress.h"
 #include "tools/run_report.h"
 #include "tools/serverless_sim.h"
 #include "tools/serverless_timeline.h"
@@ -25,10 +29,15 @@ namespace parallax {
 
 namespace {
 
-// Function i replays trace row i mod rows; copy c of a row is expanded from stream "trace.c".
+// Function i replays trace function i mod F (F: the trace's functions); copy c of a function is
+// expanded from stream "trace.c". Count and rate traces (torpor, azure2019, torpor_rates) draw
+// each copy anew; per-request traces (azure2021, azure_llm) have nothing to draw, so a copy
+// replays the very same times (docs/serverless.md, "Traces").
 std::vector<ServerlessArrival> arrivals_for(const ServerlessWorkloadSpec& w, RandomStreams& streams) {
   TraceSpec spec;
-  spec.format = w.trace_format == "azure2019" ? TraceFormat::azure2019 : TraceFormat::torpor;
+  const std::optional<TraceFormat> format = parse_trace_format(w.trace_format);
+  if (!format) throw std::logic_error("serverless: unchecked trace format " + w.trace_format);
+  spec.format = *format;
   spec.path = w.trace_path;
   spec.minute_cv = w.minute_cv;
   spec.duration = Time::seconds(w.duration_s);
@@ -80,8 +89,10 @@ void put_metrics(nlohmann::ordered_json& j, const ServerlessSummary& s) {
 
 // `trace`: also write trace.json of this policy's run there (empty = none); `timeline`: also
 // record the loads and pool changes for timeline.csv there (nullptr = none).
+// `progress` gets this policy's share of the run: policies [index, index + 1) of `count`.
 ServerlessSummary run_policy(const Scenario& sc, const std::string& name, std::span<const ServerlessArrival> arrivals,
-                             const std::filesystem::path& trace, std::vector<ServerlessTimelineSamples>* timeline) {
+                             const std::filesystem::path& trace, std::vector<ServerlessTimelineSamples>* timeline,
+                             RunProgress* progress, size_t index, size_t count) {
   ServerlessSimSetup setup;
   setup.hardware = sc.hardware;
   setup.policy = serverless_policy_preset(name);
@@ -93,6 +104,11 @@ ServerlessSummary run_policy(const Scenario& sc, const std::string& name, std::s
     setup.functions.push_back({fmt::format("f{}", f), static_cast<uint32_t>(f % static_cast<int64_t>(sc.serverless.models.size()))});
   setup.nodes = static_cast<int>(sc.serverless.nodes);
   setup.seed = sc.seed;
+  const Time horizon = !arrivals.empty() ? arrivals.back().at : Time::zero();
+  setup.drive = [=](Engine& engine) {
+    run_engine_reporting(engine, horizon, progress, static_cast<double>(index) / static_cast<double>(count),
+                         1.0 / static_cast<double>(count));
+  };
   if (trace.empty() && timeline == nullptr) return simulate_serverless(setup, arrivals, nullptr);
   ServerlessTimelineSamples samples;
   ServerlessSummary s = simulate_serverless(setup, arrivals, nullptr, nullptr, [&](std::span<const ServerlessNode* const> nodes) {
@@ -127,7 +143,8 @@ int run_serverless(const Scenario& sc, const RunOptions& options) {
   std::vector<ServerlessTimelineSamples> timeline;
   for (const std::string& name : sc.serverless.policies)
     results.push_back(run_policy(sc, name, arrivals, traced && results.empty() ? dir / "trace.json" : std::filesystem::path(),
-                                 options.out_dir.empty() ? nullptr : &timeline));
+                                 options.out_dir.empty() ? nullptr : &timeline, options.progress, results.size(),
+                                 sc.serverless.policies.size()));
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   nlohmann::ordered_json summary;
@@ -158,9 +175,11 @@ int run_serverless(const Scenario& sc, const RunOptions& options) {
     std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
     write_file_atomically(dir / "function_latency.csv", csv);
     write_file_atomically(dir / "timeline.csv", timeline_csv(timeline));
+    write_timing_json(dir, timing_json(wall_s));
     write_json_atomically(dir / "summary.json", summary);
     write_run_report(sc, options);
   }
+  if (options.progress != nullptr) options.progress->finish();
   if (!options.quiet) {
     std::vector<std::vector<std::string>> rows;
     for (const ServerlessSummary& s : results)

@@ -38,7 +38,10 @@ ServerlessSummary simulate_serverless(const ServerlessSimSetup& setup, std::span
     cluster = std::make_unique<ServerlessCluster>(*platforms.front(), raw, static_cast<uint64_t>(platforms.front()->gpu_count()));
     cluster->start(arrivals.empty() ? *feed : vector_feed);
   }
-  engine.run();
+  if (setup.drive)
+    setup.drive(engine);
+  else
+    engine.run();
   if (stats) stats->events = engine.events_processed();
   std::vector<const ServerlessNode*> view(raw.begin(), raw.end());
   ServerlessSummary s = summarise_serverless(view);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/engine.h"
 #include "sim/platform/hardware_spec.h"
 #include "sim/policies/serverless/catalog_models.h"
 #include "sim/policies/serverless/serverless_cluster.h"
@@ -26,6 +27,9 @@ struct ServerlessSimSetup {
   std::vector<ServedFunction> functions;
   int nodes = 1;
   uint64_t seed = 1;
+  // Runs the engine to the end in place of engine.run(), e.g. in steps that report progress
+  // (tools/run_progress.h); it must fire every event, as engine.run() does.
+  std::function<void(Engine&)> drive;
 };
 
 struct ServerlessSimStats {

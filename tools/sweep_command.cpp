@@ -3,7 +3,6 @@
 
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/platform/platform.h"
+#include "sim/report/run_timing.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/sweep/results_table.h"
 #include "sim/sweep/sweep_directory.h"
@@ -80,7 +80,7 @@ std::optional<double> number_at(const nlohmann::ordered_json& j, const char* key
 }
 
 // One point: `parallax run BASE --set ... --out DIR --quiet`, then its manifest entry. The rates
-// use the runner's own engine wall time where the summary reports it (docs/sweeps.md, "Manifest").
+// come from the point's timing.json where the run reports them (docs/sweeps.md, "Manifest").
 ManifestEntry run_point(const SweepSpec& spec, const SweepPlan& plan, uint64_t seed, const SweepPoint& p,
                         const std::filesystem::path& dir) {
   RunOptions run;
@@ -88,16 +88,17 @@ ManifestEntry run_point(const SweepSpec& spec, const SweepPlan& plan, uint64_t s
   run.out_dir = dir.string();
   run.overrides = p.overrides;
   run.quiet = true;
-  const auto t0 = std::chrono::steady_clock::now();
+  const WallClock clock;
   int rc = 0;
   try {
     rc = run_command(run);
   } catch (const PlatformError& e) {  // the machine a point describes cannot be built: bad input
     throw InputError(SourceLocation{spec.source, 0, 0}, "", e.what());
   }
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double wall_s = clock.elapsed_s();
   if (rc != 0) throw std::runtime_error(fmt::format("point {}: the run exited with code {}", p.index, rc));
   const nlohmann::ordered_json summary = read_json_file(dir / "summary.json");
+  const nlohmann::ordered_json timing = read_json_file(dir / kTimingFile);
 
   ManifestEntry e;
   e.point = p.index;
@@ -105,11 +106,8 @@ ManifestEntry run_point(const SweepSpec& spec, const SweepPlan& plan, uint64_t s
   e.seed = seed;
   for (size_t a = 0; a < plan.axis_keys.size(); ++a) e.axes.emplace_back(plan.axis_keys[a], p.values[a]);
   e.wall_s = wall_s;
-  const std::optional<double> events = number_at(summary, "events");
-  const std::optional<double> engine_wall = number_at(summary, "wall_s");
-  const double events_wall = engine_wall && *engine_wall > 0 ? *engine_wall : wall_s;
-  if (events && events_wall > 0) e.events_per_s = *events / events_wall;
-  if (const std::optional<double> r = number_at(summary, "sim_to_wall_ratio"))
+  e.events_per_s = number_at(timing, "events_per_s");
+  if (const std::optional<double> r = number_at(timing, "sim_to_wall_ratio"))
     e.sim_to_wall = *r;
   else if (const std::optional<double> m = number_at(summary, "makespan_s"); m && wall_s > 0)
     e.sim_to_wall = *m / wall_s;

@@ -55,6 +55,14 @@ std::vector<std::string> varying_numeric_columns(const CsvTable& t, const std::v
   return out;
 }
 
+// Axis `key` of row i as the sweep file wrote it: results.csv's `<key>_text` where it has one
+// (a byte-count axis, whose `<key>` column is in bytes; docs/sweeps.md), else `<key>`.
+const std::string& axis_text(const CsvTable& t, size_t i, const std::string& key) {
+  const std::string text_column = key + "_text";
+  const bool has_text = std::find(t.header.begin(), t.header.end(), text_column) != t.header.end();
+  return t.cell(i, has_text ? text_column : key);
+}
+
 bool wide_range(const std::vector<double>& v) {
   if (v.empty()) return false;
   const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
@@ -93,7 +101,7 @@ HtmlReport sweep_report_page(const nlohmann::ordered_json& sweep, const CsvTable
     for (size_t i = 0; i < results.rows.size(); ++i) {
       std::string name;
       for (size_t a = 1; a < plot_axes.size(); ++a)
-        name += fmt::format("{}{}={}", name.empty() ? "" : " ", short_key(plot_axes[a]), results.cell(i, plot_axes[a]));
+        name += fmt::format("{}{}={}", name.empty() ? "" : " ", short_key(plot_axes[a]), axis_text(results, i, plot_axes[a]));
       if (name.empty()) name = metric;
       const std::string& xv = results.cell(i, x_axis);
       double unused = 0;
@@ -168,8 +176,9 @@ HtmlReport sweep_report_page(const nlohmann::ordered_json& sweep, const CsvTable
     std::vector<std::string> row{results.cell(i, "point")};
     for (const std::string& c : columns) {
       double v = 0;
-      const std::string& text = results.cell(i, c);
-      row.push_back(std::find(axes.begin(), axes.end(), c) == axes.end() && parse_plain(text, v)
+      const bool axis = std::find(axes.begin(), axes.end(), c) != axes.end();
+      const std::string& text = axis ? axis_text(results, i, c) : results.cell(i, c);
+      row.push_back(!axis && parse_plain(text, v)
                         ? format_report_value(nlohmann::ordered_json(v))
                         : text);
     }

@@ -39,8 +39,6 @@ nlohmann::ordered_json to_json(const RunSummary& s) {
   j["events"] = s.events;
   j["activities"] = {{"copy", s.copies}, {"kernel", s.kernels}, {"collective", s.collectives_count}};
   j["bytes_moved"] = s.bytes_moved;
-  j["wall_s"] = s.wall_s;
-  j["sim_to_wall_ratio"] = s.wall_s > 0 ? seconds(s.makespan) / s.wall_s : 0.0;
   j["transfers"] = {{"count", s.transfers.count},
                     {"sum_completion_s", s.transfers.sum_completion_s},
                     {"sum_fct_s", s.transfers.sum_fct_s}};
@@ -67,13 +65,13 @@ nlohmann::ordered_json to_json(const RunSummary& s) {
   return j;
 }
 
-std::string format_run_report(const RunSummary& s, size_t max_links) {
+std::string format_run_report(const RunSummary& s, double wall_s, const std::string& out_dir, size_t max_links) {
   std::string out;
   out += format_table({"scenario", "hardware", "seed", "makespan", "activities", "events", "wall", "sim/wall"},
                       {{s.scenario, s.hardware, fmt::format("{}", s.seed), format_seconds(seconds(s.makespan)),
                         fmt::format("{}", s.copies + s.kernels + s.collectives_count), fmt::format("{}", s.events),
-                        format_seconds(s.wall_s),
-                        s.wall_s > 0 ? fmt::format("{:.3g}", seconds(s.makespan) / s.wall_s) : "-"}});
+                        format_seconds(wall_s),
+                        wall_s > 0 ? fmt::format("{:.3g}", seconds(s.makespan) / wall_s) : "-"}});
   if (s.transfers.count > 0) {
     out += "\n";
     out += format_table({"transfers", "moved", "sum of completions", "sum of FCTs"},
@@ -106,7 +104,11 @@ std::string format_run_report(const RunSummary& s, size_t max_links) {
     out += "\n";
     out += format_table({"busiest links", "kind", "capacity", "moved", "busy", "utilisation"}, rows);
     if (busiest.size() > max_links)
-      out += fmt::format("({} more links carried traffic; see summary.json)\n", busiest.size() - max_links);
+      out += out_dir.empty()
+                 ? fmt::format("({} more links carried traffic; run with --out DIR to get every link in DIR/summary.json)\n",
+                               busiest.size() - max_links)
+                 : fmt::format("({} more links carried traffic; every link is in {}/summary.json)\n",
+                               busiest.size() - max_links, out_dir);
   }
   return out;
 }

@@ -47,7 +47,6 @@ struct RunSummary {
   uint64_t events = 0;
   uint64_t copies = 0, kernels = 0, collectives_count = 0;
   double bytes_moved = 0;  // copies only (ring steps included)
-  double wall_s = 0;
   TransferSummary transfers;
   std::vector<CollectiveSummary> collectives;
   std::vector<LinkSummary> links;
@@ -57,7 +56,9 @@ struct RunSummary {
 double busbw_factor(const std::string& op, int n);
 
 nlohmann::ordered_json to_json(const RunSummary& s);
-// A few readable tables: the run, the collectives, the busiest links.
-std::string format_run_report(const RunSummary& s, size_t max_links = 8);
+// A few readable tables: the run (with `wall_s`, this machine's time for engine.run(), which is in
+// timing.json, not summary.json), the collectives, the busiest links. `out_dir` is where
+// summary.json went ("" without --out): the note on links left out names it.
+std::string format_run_report(const RunSummary& s, double wall_s, const std::string& out_dir, size_t max_links = 8);
 
 }  // namespace parallax

@@ -33,6 +33,34 @@ bool is_yaml_non_finite(std::string_view s) {
   return false;
 }
 
+// The path, relative to `node`, of the nearest key named `key` (or one edit from it) below `node`'s
+// own entries, breadth first: for a key written at the wrong depth, as `--set workload.ls.rate_per_s`
+// is for `workload.ls.arrivals.rate_per_s`. "" when there is none.
+std::string key_below(const ConfigNode& node, std::string_view key) {
+  struct Pending {
+    const ConfigNode* node;
+    std::string path;
+  };
+  std::vector<Pending> level;
+  for (const ConfigEntry& e : node.entries) level.push_back({&e.value, e.key});
+  const std::string_view only[] = {key};
+  for (size_t depth = 0; depth < 4 && !level.empty(); ++depth) {
+    std::vector<Pending> next;
+    for (const Pending& p : level) {
+      if (p.node->kind == ConfigNode::Kind::map) {
+        for (const ConfigEntry& e : p.node->entries)
+          if (!closest_match(e.key, only).empty()) return join_path(p.path, e.key);
+        for (const ConfigEntry& e : p.node->entries) next.push_back({&e.value, join_path(p.path, e.key)});
+      } else if (p.node->kind == ConfigNode::Kind::sequence) {
+        for (size_t i = 0; i < p.node->items.size(); ++i)
+          next.push_back({&p.node->items[i], join_path(p.path, std::to_string(i))});
+      }
+    }
+    level = std::move(next);
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string join_path(std::string_view parent, std::string_view key) {
@@ -170,9 +198,12 @@ MapFields::MapFields(const ConfigNode& node, std::string path, std::span<const s
   for (const ConfigEntry& e : node_.entries) {
     bool known = false;
     for (std::string_view k : allowed) known = known || k == e.key;
-    if (!known)
-      throw InputError(e.key_where, path_of(e.key),
-                       fmt::format("unknown key '{}'{}", path_of(e.key), did_you_mean_suffix(e.key, list)));
+    if (known) continue;
+    std::string hint = did_you_mean_suffix(e.key, list);
+    if (hint.empty())
+      if (const std::string below = key_below(node_, e.key); !below.empty())
+        hint = fmt::format(" (did you mean '{}'?)", path_of(below));
+    throw InputError(e.key_where, path_of(e.key), fmt::format("unknown key '{}'{}", path_of(e.key), hint));
   }
 }
 

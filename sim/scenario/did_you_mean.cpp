@@ -39,19 +39,21 @@ std::string suffix_for(const std::string& match) {
 }  // namespace
 
 int edit_distance_ignoring_case(std::string_view a, std::string_view b) {
-  std::vector<int> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = static_cast<int>(j);
+  // Rows i-2, i-1 and i of the distance table; a swap of neighbours ("rnu" -> "run") is one edit.
+  std::vector<int> before(b.size() + 1), previous(b.size() + 1), row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) previous[j] = static_cast<int>(j);
   for (size_t i = 1; i <= a.size(); ++i) {
-    int diagonal = row[0];
     row[0] = static_cast<int>(i);
     for (size_t j = 1; j <= b.size(); ++j) {
-      const int above = row[j];
       const int cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
-      diagonal = above;
+      row[j] = std::min({previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost});
+      if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]))
+        row[j] = std::min(row[j], before[j - 2] + 1);
     }
+    std::swap(before, previous);
+    std::swap(previous, row);
   }
-  return row[b.size()];
+  return previous[b.size()];
 }
 
 std::string closest_match(std::string_view word, std::span<const std::string_view> candidates) {

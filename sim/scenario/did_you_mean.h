@@ -9,7 +9,8 @@
 
 namespace parallax {
 
-// Levenshtein distance between the lower-cased forms of a and b.
+// Edit distance between the lower-cased forms of a and b: insertions, deletions, substitutions
+// and swaps of two neighbouring characters, one edit each (optimal string alignment).
 int edit_distance_ignoring_case(std::string_view a, std::string_view b);
 
 // The candidate closest to `word`, or "" when none is within 1 edit (words of up to 4 characters)

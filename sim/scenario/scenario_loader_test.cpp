@@ -161,6 +161,22 @@ TEST(ScenarioLoader, SetErrorsPointAtTheCommandLine) {
             "<command line>: --set 'workload.collectives.3.bytes=1': index 3 is out of range for 'workload.collectives' (1 items)");
 }
 
+// A key set at the wrong depth is found where it lives: the colocate tutorial's slip
+// (--set workload.ls.rate_per_s) names workload.ls.arrivals.rate_per_s.
+TEST(ScenarioLoader, SetKeyAtTheWrongDepthSuggestsTheFullPath) {
+  std::string got = "no error";
+  try {
+    load_scenario_file("scenarios/colocate/sgdrc-h200.yaml", {"workload.ls.rate_per_s=3000"});
+  } catch (const InputError& e) {
+    got = e.what();
+  }
+  EXPECT_EQ(got, "<command line>: unknown key 'workload.ls.rate_per_s' (did you mean 'workload.ls.arrivals.rate_per_s'?)");
+  // A list item's keys are searched too; a key found nowhere gets no suggestion.
+  EXPECT_EQ(error_of(kRing, {"workload.bytes=1"}),
+            "<command line>: unknown key 'workload.bytes' (did you mean 'workload.transfers.0.bytes'?)");
+  EXPECT_EQ(error_of(kRing, {"workload.zzzzzz=1"}), "<command line>: unknown key 'workload.zzzzzz'");
+}
+
 TEST(ScenarioLoader, PresetOverrideDeepMerges) {
   const Scenario s = load_scenario_text(
       "name: m\nhardware:\n  preset: dgx-h100\n  name: my-box\n  gpu: {sms: 100}\n"

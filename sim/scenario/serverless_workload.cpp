@@ -37,7 +37,9 @@ void read_serverless_workload(const ConfigNode& workload, const std::string& pat
       fail_at(models.items[i], join_path(f.path_of("models"), i),
               fmt::format("unknown model '{}'{}", s.models[i], did_you_mean_suffix(s.models[i], names)));
   const MapFields t(f.required("trace"), f.path_of("trace"), {"format", "path", "minute_cv"});
-  s.trace_format = read_choice(t.required("format"), t.path_of("format"), {"torpor", "azure2019"});
+  // Every arrival trace reader (sim/workload/trace_source.h); docs/workloads.md has the formats.
+  s.trace_format = read_choice(t.required("format"), t.path_of("format"),
+                               {"torpor", "torpor_rates", "azure2019", "azure2021", "azure_llm"});
   const std::string written = read_string(t.required("path"), t.path_of("path"));
   std::filesystem::path resolved(written);
   if (resolved.is_relative()) resolved = (context.base_dir / resolved).lexically_normal();
@@ -48,6 +50,10 @@ void read_serverless_workload(const ConfigNode& workload, const std::string& pat
   s.trace_path = resolved.string();
   if (const ConfigNode* cv = t.optional("minute_cv")) s.minute_cv = read_positive(*cv, t.path_of("minute_cv"));
   if (const ConfigNode* d = f.optional("duration_s")) s.duration_s = read_positive(*d, f.path_of("duration_s"));
+  if (s.trace_format == "torpor_rates" && s.duration_s == 0)  // mean rates have no end of their own
+    fail_at(t.required("format"), t.path_of("format"),
+            fmt::format("'{}: torpor_rates' needs '{}' (how long to draw arrivals at those rates)", t.path_of("format"),
+                        f.path_of("duration_s")));
   if (const ConfigNode* p = f.optional("policies")) {
     s.policies = read_list(*p, f.path_of("policies"));
     for (size_t i = 0; i < s.policies.size(); ++i)

@@ -156,6 +156,7 @@ void SweepDirectory::finalize() {
   const std::lock_guard<std::mutex> hold(mutex_);
   results_.reset();
   write_results_csv(dir_ / "results.csv", axis_keys_, entries_);
+  write_sweep_timing_json(dir_ / "timing.json", entries_);
 }
 
 }  // namespace parallax

@@ -3,6 +3,7 @@
 //   DIR/sweep.json       what was swept: sweep id, base, point count, axis keys, shard
 //   DIR/manifest.jsonl   one line per finished point (sweep_manifest.h): the record of what is done
 //   DIR/results.csv      the table (results_table.h), appended live, rewritten in point order
+//   DIR/timing.json      each point's wall-clock figures, in point order, written by finalize()
 //   DIR/points/<hash>/   each point's own outputs, written by the runner
 // Opening takes an exclusive lock (flock on DIR/.lock) so two processes never append to one
 // folder, removes the temporaries (NAME.tmp.PID) a killed run left in DIR and in the plan's point

@@ -70,6 +70,7 @@ MergeReport merge_sweep_outputs(const std::vector<std::filesystem::path>& inputs
   std::filesystem::create_directories(out);
   write_manifest(out / "manifest.jsonl", entries);
   write_results_csv(out / "results.csv", merged_id.axis_keys, entries);
+  write_sweep_timing_json(out / "timing.json", entries);
   write_sweep_json(out / "sweep.json", merged_id);
   return report;
 }

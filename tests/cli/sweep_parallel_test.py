@@ -2,8 +2,8 @@
 """A sweep gives the same results however it is run (docs/reliability.md, "Determinism").
 
   sweep_parallel_test.py PARALLAX SOURCE_DIR threads
-      -j 1 and -j 2: results.csv equal row for row (and so as a set), and every file of every
-      point (points/<hash>/...) byte-identical, summary.json up to its wall-clock fields. Then a
+      -j 1 and -j 2: results.csv byte-identical, and every file of every point
+      (points/<hash>/...) byte-identical, summary.json included. Then a
       resume after a crash: the -j 2 folder loses its last 4 manifest lines (those points run
       again) and gets temporaries as a killed run leaves them (NAME.tmp.PID, in finished and
       unfinished point folders and in the sweep folder) and one file of the user's that looks
@@ -14,7 +14,8 @@
       the uninterrupted one with no point twice (and no temporary left). Without MPI in the binary, checks that --mpi is
       refused with exit 2 and the way to get it, then exits 77 (skipped); without mpirun, 77.
 
-Wall-clock fields (wall_s, sim_to_wall_ratio, events_per_s) are left out of every comparison.
+The wall-clock figures (wall_s, sim_to_wall_ratio, events_per_s) are in timing.json (the sweep's and
+each point's), the only files left out of the comparisons; results.csv must have none of them.
 """
 import json
 import os
@@ -27,6 +28,7 @@ import time
 from pathlib import Path
 
 WALL = {"wall_s", "sim_to_wall_ratio", "events_per_s"}
+TIMING = "timing.json"
 
 
 def sweep_file(tmp, source, sizes, trace):
@@ -42,35 +44,34 @@ def sweep_file(tmp, source, sizes, trace):
 
 
 def table(out):
-    """results.csv without its wall-clock columns: header first, then rows in file order."""
-    lines = (Path(out) / "results.csv").read_text().splitlines()
-    header = lines[0].split(",")
-    keep = [i for i, h in enumerate(header) if h not in WALL]
-    return [",".join(r.split(",")[i] for i in keep) for r in lines]
+    """results.csv as it is: header first, then rows in file order."""
+    return (Path(out) / "results.csv").read_text().splitlines()
 
 
 def point_files(out):
-    """{relative path: content} of every point's files; summary.json without wall-clock fields."""
+    """{relative path: content} of every point's files but timing.json."""
     files = {}
     for f in sorted((Path(out) / "points").rglob("*")):
         if not f.is_file():
             continue
         # A temporary (NAME.tmp.PID) a killed rank left is removed on resume (docs/reliability.md),
         # so it is compared like any file: one still there is a difference.
-        rel = str(f.relative_to(out))
-        if f.name == "summary.json":
-            j = json.loads(f.read_text())
-            files[rel] = json.dumps({k: v for k, v in j.items() if k not in WALL}, sort_keys=True)
-        else:
-            files[rel] = f.read_bytes()
+        if f.name != TIMING:
+            files[str(f.relative_to(out))] = f.read_bytes()
     return files
 
 
 def same(label, a, b):
     ta, tb = table(a), table(b)
     ok = True
-    if ta != tb:
-        print(f"FAIL {label}: results.csv differs\n  {ta[:3]}\n  {tb[:3]}")
+    if (Path(a) / "results.csv").read_bytes() != (Path(b) / "results.csv").read_bytes():
+        print(f"FAIL {label}: results.csv is not byte-identical\n  {ta[:3]}\n  {tb[:3]}")
+        ok = False
+    if WALL & set(ta[0].split(",")):
+        print(f"FAIL {label}: results.csv has wall-clock columns {sorted(WALL & set(ta[0].split(',')))}")
+        ok = False
+    if not (Path(b) / TIMING).exists():
+        print(f"FAIL {label}: no {TIMING} in the sweep folder")
         ok = False
     if len(set(tb)) != len(tb):
         print(f"FAIL {label}: a row appears twice")

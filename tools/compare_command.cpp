@@ -29,7 +29,7 @@ std::string read_whole(const std::filesystem::path& path) {
   return s.str();
 }
 
-nlohmann::ordered_json read_json_file(const std::filesystem::path& path) {
+nlohmann::ordered_json read_run_json(const std::filesystem::path& path) {
   try {
     return nlohmann::ordered_json::parse(read_whole(path));
   } catch (const nlohmann::json::parse_error& e) {
@@ -47,8 +47,8 @@ RunFolder read_run_folder(const std::string& label) {
                      "folder's points are under points/<hash>/)");
   RunFolder f;
   f.label = label;
-  f.summary = read_json_file(dir / "summary.json");
-  if (std::filesystem::exists(dir / "timing.json")) f.timing = read_json_file(dir / "timing.json");
+  f.summary = read_run_json(dir / "summary.json");
+  if (std::filesystem::exists(dir / "timing.json")) f.timing = read_run_json(dir / "timing.json");
   for (const auto& entry : std::filesystem::directory_iterator(dir))
     if (entry.is_regular_file() && entry.path().extension() == ".csv")
       f.tables[entry.path().filename().string()] = parse_csv(read_whole(entry.path()));

@@ -152,7 +152,7 @@ TEST(SweepPage, ChosenMetricsAndLogAxes) {
   EXPECT_EQ(page.tables.front().header, (std::vector<std::string>{"point", "workload.bytes", "busbw_GBps", "makespan_s"}));
 }
 
-RunFolder folder(const std::string& label, double p99, double slo, double wall) {
+RunFolder run_folder_fixture(const std::string& label, double p99, double slo, double wall) {
   RunFolder f;
   f.label = label;
   f.summary = {{"scenario", label == "a" ? "x" : "y"},
@@ -167,7 +167,7 @@ RunFolder folder(const std::string& label, double p99, double slo, double wall) 
 }
 
 TEST(RunComparison, MetricByMetricWithTimingApart) {
-  const RunComparison c = compare_runs({folder("a", 0.001, 0.25, 1.5), folder("b", 0.002, 0.25, 9.0)});
+  const RunComparison c = compare_runs({run_folder_fixture("a", 0.001, 0.25, 1.5), run_folder_fixture("b", 0.002, 0.25, 9.0)});
   std::map<std::string, const ComparedMetric*> by_key;
   for (const ComparedMetric& m : c.metrics) by_key[m.key] = &m;
   EXPECT_FALSE(by_key.contains("wall_s"));  // wall clock: timing.json only
@@ -187,7 +187,7 @@ TEST(RunComparison, MetricByMetricWithTimingApart) {
   EXPECT_EQ(*by_key.at("timeline.csv[sgdrc].rows")->values[1], 2.0);
   ASSERT_EQ(c.texts.size(), 1u);
   EXPECT_EQ(c.texts[0].key, "scenario");
-  EXPECT_THROW(compare_runs({folder("a", 1, 1, 1)}), std::invalid_argument);
+  EXPECT_THROW(compare_runs({run_folder_fixture("a", 1, 1, 1)}), std::invalid_argument);
 
   ComparedMetric zero{"z", "summary.json", {0.0, 0.0}};
   EXPECT_EQ(*zero.relative(1), 0.0);
@@ -202,7 +202,7 @@ TEST(RunComparison, MetricByMetricWithTimingApart) {
 }
 
 TEST(ComparePage, PolicyMetricsSideBySideOnOneAxis) {
-  const RunComparison c = compare_runs({folder("a", 0.001, 0.25, 1), folder("b", 0.002, 0.5, 2)});
+  const RunComparison c = compare_runs({run_folder_fixture("a", 0.001, 0.25, 1), run_folder_fixture("b", 0.002, 0.5, 2)});
   const HtmlReport page = compare_report_page(c);
   ASSERT_FALSE(page.figures.empty());
   EXPECT_EQ(page.figures[0].title, "policies.*.p99_s");

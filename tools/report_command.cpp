@@ -50,12 +50,13 @@ void write_sweep_report(const std::filesystem::path& dir, const SweepPlotChoice&
     if (!numeric) {
       std::vector<std::string> names;
       for (const std::string& c : results.header) {
+        if (c == "point" || c == "seed" || c.ends_with("wall_s") || c.ends_with("sim_to_wall_ratio")) continue;
         bool all = !results.rows.empty();
         for (size_t i = 0; i < results.rows.size() && all; ++i) all = !std::isnan(results.number(i, c));
         if (all) names.push_back(c);
       }
       throw InputError({(dir / "results.csv").string(), 0, 0}, "--metric",
-                       fmt::format("{} '{}': the numeric columns are {}", known ? "not a numeric column:" : "no column",
+                       fmt::format("{} '{}': the metrics to plot are {}", known ? "not a numeric column:" : "no column",
                                    m, fmt::join(names, ", ")));
     }
   }

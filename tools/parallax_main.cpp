@@ -16,6 +16,7 @@
 #include "sim/scenario/input_error.h"
 #include "tools/bench_command.h"
 #include "tools/cli_suggestions.h"
+#include "tools/compare_command.h"
 #include "tools/fit_command.h"
 #include "tools/bench_scale.h"
 #include "tools/bench_serverless.h"
@@ -111,6 +112,8 @@ int main(int argc, char** argv) {
   CLI::App* validate_cmd = parallax::add_validate_subcommand(app, validate);
   parallax::ReportOptions report;
   CLI::App* report_cmd = parallax::add_report_subcommand(app, report);
+  parallax::CompareOptions compare;
+  CLI::App* compare_cmd = parallax::add_compare_subcommand(app, compare);
   parallax::ReferenceCommands reference;
   parallax::add_reference_subcommands(app, reference);
 
@@ -140,6 +143,7 @@ int main(int argc, char** argv) {
   if (fit_cmd->parsed()) return guarded([&] { return parallax::fit_command(fit); });
   if (validate_cmd->parsed()) return guarded([&] { return parallax::validate_command(validate); });
   if (report_cmd->parsed()) return guarded([&] { return parallax::report_command(report); });
+  if (compare_cmd->parsed()) return guarded([&] { return parallax::compare_command(compare); });
   if (const int rc = guarded([&] { return parallax::reference_command(app, reference); }); rc >= 0) return rc;
   if (hw_cmd->parsed()) return guarded([&] { return parallax::hw::hw_command(hw); });
   if (predict_coll->parsed()) return guarded([&] { return parallax::predict_collective_command(pc); });

@@ -21,6 +21,7 @@
 #include "tools/run_cluster_packing.h"
 #include "tools/run_colocate.h"
 #include "tools/run_multiplex.h"
+#include "tools/policy_summary.h"
 #include "tools/run_overlap.h"
 #include "tools/run_progress.h"
 #include "tools/run_report.h"
@@ -117,10 +118,7 @@ int run_command(const RunOptions& given) {
     std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
     if (sc.output.activities_csv) write_activities_csv_file(dir / "activities.csv", log);
     if (sc.output.trace) {
-      const ChromeTraceStats st = write_chrome_trace_file(dir / "trace.json", log);
-      if (st.truncated)
-        std::fprintf(stderr, "note: trace.json holds the first %zu of %zu activities\n", st.records_written,
-                     st.records_total);
+      note_trace_cut(write_chrome_trace_file(dir / "trace.json", log, trace_options(sc)));
     }
     write_timing_json(dir, timing_json(wall_s, summary.makespan.to_seconds(), static_cast<double>(summary.events)));
     write_json_atomically(dir / "summary.json", to_json(summary));

@@ -57,6 +57,9 @@ struct TransferWorkloadSpec {
 struct OutputSpec {
   bool activities_csv = true;  // activities.csv, one row per activity
   bool trace = true;           // trace.json (Perfetto)
+  // trace.json holds at most this many activities, the first by start time, and the counters,
+  // requests and phases up to the first one left out (docs/metrics.md#trace-size); 0 = no limit.
+  int64_t trace_limit = 20'000;
 };
 
 struct Scenario {

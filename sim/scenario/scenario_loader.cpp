@@ -46,10 +46,12 @@ HardwareSpec read_scenario_hardware(const ConfigNode& node, const std::string& p
 }
 
 OutputSpec read_output(const ConfigNode& node, const std::string& path) {
-  const MapFields f(node, path, {"activities_csv", "trace"});
+  const MapFields f(node, path, {"activities_csv", "trace", "trace_limit"});
   OutputSpec out;
   if (const ConfigNode* n = f.optional("activities_csv")) out.activities_csv = read_bool(*n, f.path_of("activities_csv"));
   if (const ConfigNode* n = f.optional("trace")) out.trace = read_bool(*n, f.path_of("trace"));
+  if (const ConfigNode* n = f.optional("trace_limit"))
+    out.trace_limit = read_integer_in(*n, f.path_of("trace_limit"), 0, 100'000'000);
   return out;
 }
 

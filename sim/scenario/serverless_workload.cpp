@@ -47,7 +47,7 @@ void read_serverless_workload(const ConfigNode& workload, const std::string& pat
             fmt::format("'{}': cannot open '{}' (resolved to '{}')", t.path_of("path"), written, resolved.string()));
   s.trace_path = resolved.string();
   if (const ConfigNode* cv = t.optional("minute_cv")) s.minute_cv = read_positive(*cv, t.path_of("minute_cv"));
-  if (const ConfigNode* d = f.optional("duration_s")) s.duration_s = read_positive(*d, f.path_of("duration_s"));
+  if (const ConfigNode* d = f.optional("duration_s")) s.duration_s = read_number_in(*d, f.path_of("duration_s"), kHorizonRange);
   if (const ConfigNode* p = f.optional("policies")) {
     s.policies = read_list(*p, f.path_of("policies"));
     for (size_t i = 0; i < s.policies.size(); ++i)

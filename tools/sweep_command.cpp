@@ -139,7 +139,8 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& o) {
   CLI::App* cmd = app.add_subcommand("sweep", "Run every point of a sweep file (resumable; docs/sweeps.md)");
   cmd->add_option("file", o.sweep_path, "sweep YAML: base scenario + axes")->required();
   cmd->add_option("--out", o.out_dir, "output folder (default: <file stem>-sweep)");
-  cmd->add_option("-j,--jobs", o.jobs, "worker threads (default: one per hardware thread)");
+  cmd->add_option("-j,--jobs", o.jobs, "worker threads (default: one per hardware thread)")
+      ->check(CLI::Range(size_t{1}, size_t{4096}));
   cmd->add_option("--shard", o.shard, "run points with index mod N == I (default: SLURM_ARRAY_TASK_*)")
       ->type_name("I/N");
   cmd->add_flag("--list", o.list, "print index, hash and overrides of each point; run nothing");

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "sim/engine/random_streams.h"
 #include "sim/policies/serverless/policy_presets.h"
@@ -59,7 +61,10 @@ ServerlessBench::ServerlessBench(CLI::App& bench) {
   cmd_->add_option("--hours", hours_, "simulated hours")
       ->check(CLI::Range(1e-3, 1e6 / 3600))
       ->capture_default_str();
-  cmd_->add_option("--policy", policy_, "serverless policy (swap policies)")->capture_default_str();
+  std::vector<std::string> policies(serverless_policy_names().begin(), serverless_policy_names().end());
+  cmd_->add_option("--policy", policy_, "serverless policy (swap policies)")
+      ->check(CLI::IsMember(policies))
+      ->capture_default_str();
   cmd_->add_option("--hardware", hardware_, "hardware preset of one node")->capture_default_str();
   cmd_->add_option("--rates", rates_, "per-function mean rates, req/min (invoc_pattern.txt)")->capture_default_str();
   cmd_->add_option("--shape", shape_, "Azure 2019 invocations file whose first row gives the daily shape")->capture_default_str();

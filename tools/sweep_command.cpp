@@ -15,6 +15,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/engine/sim_time.h"
 #include "sim/platform/platform.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/sweep/results_table.h"
@@ -94,6 +95,9 @@ ManifestEntry run_point(const SweepSpec& spec, const SweepPlan& plan, uint64_t s
     rc = run_command(run);
   } catch (const PlatformError& e) {  // the machine a point describes cannot be built: bad input
     throw InputError(SourceLocation{spec.source, 0, 0}, "", e.what());
+  } catch (const TimeRangeError& e) {  // the point's figures take its run past the clock: bad input
+    throw InputError(SourceLocation{spec.source, 0, 0}, "",
+                     fmt::format("point {}: {} (docs/reliability.md, Ranges)", p.index, e.what()));
   }
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (rc != 0) throw std::runtime_error(fmt::format("point {}: the run exited with code {}", p.index, rc));

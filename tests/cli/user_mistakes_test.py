@@ -213,6 +213,7 @@ def main():
         (["bench", "serverless", "--hours", "0"], "--hours"),
         (["bench", "serverless", "--hours", "1e9"], "--hours"),
         (["bench", "serverless", "--seed", "-1"], "--seed"),
+        (["bench", "serverless", "--policy", "bogus"], "--policy"),
         (["sweep", src / "scenarios/sweeps/ring-64.yaml", "-j", "0", "--list"], "--jobs"),
         (["sweep", src / "scenarios/sweeps/ring-64.yaml", "-j", "-2", "--list"], "--jobs"),
         (["fit", "--nccl-tests", short_log, "--hardware", "dgx-h100", "--gpus", "-4", "--out", tmp / "c.yaml"],

@@ -16,18 +16,20 @@
 namespace parallax::testing {
 
 // Three small scenarios whose ranged keys the tests push around: transfers on a hand-written
-// four-GPU chain (links.0-3, transfers.0-1, collectives.0), colocate (ls.arrivals poisson) and
+// four-GPU switch with a host (links.0-4, transfers.0-1, collectives.0), colocate (ls.arrivals poisson) and
 // multiplex (services.0 gamma, .1 mmpp, .2 deterministic; elastic_resize_cost_us).
 inline constexpr std::array<std::string_view, 3> kRangeTemplates = {
     R"(name: ranges-transfers
 hardware:
   gpu: {sms: 132, peak_tflops: 989, hbm_GBps: 3350, memory_GiB: 80}
   gpus: 4
+  switches: [{name: sw, kind: nvswitch}]
   links:
-    - {a: gpu0, b: gpu1, GBps: 100, latency_us: 1}
-    - {a: gpu1, b: gpu2, GBps: 100, latency_us: 1}
-    - {a: gpu2, b: gpu3, GBps: 100, latency_us: 1}
-    - {a: gpu3, b: host0, GBps: 50, latency_us: 2}
+    - {a: gpu0, b: sw, GBps: 100, latency_us: 1}
+    - {a: gpu1, b: sw, GBps: 100, latency_us: 1}
+    - {a: gpu2, b: sw, GBps: 100, latency_us: 1}
+    - {a: gpu3, b: sw, GBps: 100, latency_us: 1}
+    - {a: sw, b: host0, GBps: 50, latency_us: 2}
 workload:
   kind: transfers
   transfers:

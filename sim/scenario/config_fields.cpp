@@ -149,6 +149,7 @@ double read_number_in(const ConfigNode& node, const std::string& path, const Num
     if (lo == 0)
       fail_at(node, path, fmt::format("{} must {}, got {}", quoted(path),
                                       range.min_exclusive ? "be greater than 0" : "not be negative", node.scalar));
+    if (!(v > 0)) fail_at(node, path, fmt::format("{} must be greater than 0, got {}", quoted(path), node.scalar));
     fail_at(node, path, fmt::format("{} must be {} {:g}, got {} ({})", quoted(path),
                                     range.min_exclusive ? "greater than" : "at least", lo, node.scalar, range.why));
   }

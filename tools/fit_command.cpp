@@ -128,7 +128,8 @@ CLI::App* add_fit_subcommand(CLI::App& app, FitOptions& o) {
   cmd->add_option("--nccl-tests", o.nccl_tests, "fit the collective model to this nccl-tests output instead");
   cmd->add_option("--hardware", o.hardware, "hardware preset (default: from the measured GPU's name)");
   cmd->add_option("--op", o.op, "nccl-tests: all_reduce | all_gather | reduce_scatter (default: from the log)");
-  cmd->add_option("--gpus", o.gpus, "nccl-tests: ranks of the run (default: the log's rank lines)");
+  cmd->add_option("--gpus", o.gpus, "nccl-tests: ranks of the run (default: the log's rank lines)")
+      ->check(CLI::Range(int64_t{2}, int64_t{65536}));
   cmd->add_option("--out", o.out, "calibration file (default: results/calibration/<gpu>.yaml)");
   return cmd;
 }

@@ -12,9 +12,11 @@
 
 #include "hw/hw_command.h"
 #include "models/calibration_data/data_error.h"
+#include "sim/engine/sim_time.h"
 #include "sim/platform/platform.h"
 #include "sim/scenario/input_error.h"
 #include "tools/bench_command.h"
+#include "tools/cli_checks.h"
 #include "tools/cli_suggestions.h"
 #include "tools/compare_command.h"
 #include "tools/fit_command.h"
@@ -43,6 +45,11 @@ int guarded(const std::function<int()>& body) {
   } catch (const parallax::PlatformError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
+  } catch (const parallax::TimeRangeError& e) {  // the input's figures, past what the loaders bound
+    std::fprintf(stderr,
+                 "error: %s: the scenario's times, rates or sizes take the run out of the clock's range "
+                 "(docs/reliability.md, Ranges)\n", e.what());
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "internal error: %s\n", e.what());
     return 1;
@@ -62,7 +69,7 @@ int main(int argc, char** argv) {
       "run", "Simulate a scenario (the embedded quickstart when FILE is omitted) and print its tables");
   run_cmd->add_option("file", run.scenario_path, "scenario YAML");
   run_cmd->add_option("--out", run.out_dir, parallax::run_out_help());
-  run_cmd->add_option("--seed", run.seed, "root random seed (overrides the scenario's)");
+  run_cmd->add_option("--seed", run.seed, "root random seed (overrides the scenario's)")->check(parallax::unsigned64_check());
   run_cmd->add_option("--set", run.overrides, "override a value: dotted.path=value (repeatable)")
       ->type_name("KEY=VALUE");
   run_cmd->add_flag("--quiet", run.quiet, "print nothing on success");
@@ -71,7 +78,9 @@ int main(int argc, char** argv) {
   bench_cmd->require_subcommand(1);
   uint64_t hold_events = 20'000'000;
   CLI::App* bench_engine = bench_cmd->add_subcommand("engine", "Engine events/s on the hold model (N = 1e3, 1e5, 1e6)");
-  bench_engine->add_option("--events", hold_events, "events fired per point")->capture_default_str();
+  bench_engine->add_option("--events", hold_events, "events fired per point")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000'000'000}))
+      ->capture_default_str();
   parallax::ScaleBenchmarks scale_bench(*bench_cmd);  // bench flows, bench overlap
   parallax::ServerlessBench serverless_bench(*bench_cmd);
 
@@ -81,7 +90,7 @@ int main(int argc, char** argv) {
   CLI::App* predict_coll = predict_cmd->add_subcommand("collective", "Time of one collective on a preset's ring");
   predict_coll->add_option("--hardware", pc.hardware, "hardware preset")->required();
   predict_coll->add_option("--op", pc.op, "all_reduce | all_gather | reduce_scatter")->required();
-  predict_coll->add_option("--gpus", pc.gpus, "GPUs 0..P-1")->required();
+  predict_coll->add_option("--gpus", pc.gpus, "GPUs 0..P-1")->required()->check(CLI::Range(int64_t{2}, int64_t{65536}));
   predict_coll->add_option("--bytes", pc.bytes, "nccl-tests' S, e.g. 64MiB")->required();
   predict_coll->add_option("--algo", pc.algo, "ring | double_ring | tree | auto")->capture_default_str();
   predict_coll->add_option("--calibration", pc.calibration, "use the fitted ring of this calibration file (parallax fit --nccl-tests)");
@@ -89,17 +98,17 @@ int main(int argc, char** argv) {
   CLI::App* predict_ovl = predict_cmd->add_subcommand("overlap", "Every overlap strategy for one GEMM + collective");
   predict_ovl->add_option("--hardware", po.hardware, "hardware preset")->required();
   predict_ovl->add_option("--op", po.op, "ag_gemm | gemm_rs | gemm_ar")->required();
-  predict_ovl->add_option("--m", po.m, "GEMM rows (tokens)")->required();
-  predict_ovl->add_option("--n", po.n, "GEMM columns")->required();
-  predict_ovl->add_option("--k", po.k, "GEMM inner dimension")->required();
-  predict_ovl->add_option("--tp", po.tp, "tensor-parallel GPUs")->required();
+  predict_ovl->add_option("--m", po.m, "GEMM rows (tokens)")->required()->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
+  predict_ovl->add_option("--n", po.n, "GEMM columns")->required()->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
+  predict_ovl->add_option("--k", po.k, "GEMM inner dimension")->required()->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
+  predict_ovl->add_option("--tp", po.tp, "tensor-parallel GPUs")->required()->check(CLI::Range(int64_t{1}, int64_t{65536}));
 
   parallax::PredictSwapOptions ps;
   CLI::App* predict_swap = predict_cmd->add_subcommand("swap", "First-request latency with the model swapped in");
   predict_swap->add_option("--hardware", ps.hardware, "hardware preset")->required();
   predict_swap->add_option("--model", ps.model, "model catalog name, e.g. resnet152")->required();
   predict_swap->add_option("--path", ps.path, "pcie | nvlink | none")->capture_default_str();
-  predict_swap->add_option("--gpu", ps.gpu, "destination GPU")->capture_default_str();
+  predict_swap->add_option("--gpu", ps.gpu, "destination GPU")->check(CLI::Range(0, 65535))->capture_default_str();
   predict_swap->add_option("--loading", ps.loading, "pipelined | whole")->capture_default_str();
 
   parallax::SweepOptions sweep;

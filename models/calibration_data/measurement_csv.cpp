@@ -216,6 +216,9 @@ class RowReader {
     if (f[4].empty()) fail(line, "empty unit");
     m.unit = std::string(f[4]);
     if (m.unit == "s" && !(m.value > 0.0)) fail(line, fmt::format("a time must be > 0 s, got {}", f[3]));
+    // The longest a scenario may simulate (sim/scenario/input_limits.h; models/ cannot include it):
+    // a longer "measurement" would fit figures that take the clock out of its range.
+    if (m.unit == "s" && m.value > 1e6) fail(line, fmt::format("a time must be at most 1e6 s, got {}", f[3]));
     const auto reps = parse_integer(f[5]);
     if (!reps || *reps < 1 || *reps > 1'000'000'000)
       fail(line, fmt::format("reps must be an integer >= 1, got '{}'", f[5]));

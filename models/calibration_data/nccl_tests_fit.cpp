@@ -2,8 +2,11 @@
 #include "models/calibration_data/nccl_tests_fit.h"
 
 #include <stdexcept>
+
+#include <fmt/format.h>
 #include <vector>
 
+#include "models/calibration_data/data_error.h"
 #include "models/ring.h"
 #include "models/ring_fit.h"
 
@@ -39,7 +42,11 @@ NcclTestsFit fit_nccl_tests(const NcclTestsLog& log, CollectiveOp op, int ranks,
   for (const NcclTestsRow& r : log.rows)
     if (!r.out_of_place.wrong && r.out_of_place.time_s > 0)
       samples.push_back({op, ranks, r.bytes, r.out_of_place.time_s});
-  if (samples.size() < 4) throw std::invalid_argument("fit_nccl_tests: fewer than 4 usable rows");
+  // A user's log, not a caller's mistake: located, so the command line exits 2.
+  if (samples.size() < 4)
+    throw DataError(log.path, log.rows.empty() ? 0 : log.rows.back().line,
+                    fmt::format("{} usable rows (out-of-place time > 0, #wrong 0) of {}; a fit needs at least 4 sizes",
+                                samples.size(), log.rows.size()));
   const RingFit fit = fit_uniform_ring(samples, link_Bps);
   const ErrorSummary in_sample = errors_on(samples, fit);
   NcclTestsFit out;

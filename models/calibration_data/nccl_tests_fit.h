@@ -19,7 +19,8 @@ struct NcclTestsFit {
   ErrorSummary held_out;              // refit on 3 of every 4 rows (by size), errors on the 4th
 };
 
-// Throws std::invalid_argument for fewer than 4 usable rows or ranks < 2.
+// Throws DataError (the log, located at its last row) for fewer than 4 usable rows, and
+// std::invalid_argument for ranks < 2 (the caller checks it).
 NcclTestsFit fit_nccl_tests(const NcclTestsLog& log, CollectiveOp op, int ranks, double link_Bps);
 
 // The fitted ring's time for `bytes`.

@@ -156,8 +156,8 @@ TransferSpec TransferCsvReader::read_row(const std::vector<std::string>& fields)
         if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !std::isfinite(s))
           fail(line, fmt::format("column 'start_s': expected a number of seconds, got '{}'", v));
         if (s < 0) fail(line, fmt::format("column 'start_s': must not be negative, got {}", v));
-        if (s > kMaxStartSeconds)
-          fail(line, fmt::format("column 'start_s': must be at most {:g}, got {}", kMaxStartSeconds, v));
+        if (s > kStartRange.max)
+          fail(line, fmt::format("column 'start_s': must be at most {:g}, got {} ({})", kStartRange.max, v, kStartRange.why));
         t.start = Time::seconds(s);
         break;
       }
@@ -192,7 +192,14 @@ void index_transfers_csv(const std::string& path, const NodeDirectory& nodes, Tr
   TransferCsvReader reader(in, path, nodes);
   out.csv_rows = 0;
   out.csv_chunks.clear();
+  int64_t largest = -1;
   while (std::optional<TransferSpec> t = reader.next()) {
+    out.csv_bytes += static_cast<double>(t->bytes);
+    out.csv_max_start = std::max(out.csv_max_start, t->start);
+    if (t->bytes > largest) {
+      largest = t->bytes;
+      out.csv_largest_line = reader.line();
+    }
     if (out.csv_rows % kTransferCsvChunkRows == 0)
       out.csv_chunks.push_back(TransferCsvChunk{reader.row_offset(), reader.line(), 0, t->start});
     TransferCsvChunk& c = out.csv_chunks.back();

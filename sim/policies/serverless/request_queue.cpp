@@ -2,12 +2,17 @@
 #include "sim/policies/serverless/request_queue.h"
 
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 namespace parallax {
 
 RequestQueue::RequestQueue(QueueKind kind, int functions, double percentile)
-    : kind_(kind), p_(percentile), stats_(static_cast<size_t>(functions)), high_(static_cast<size_t>(functions), true) {}
+    : kind_(kind),
+      p_(percentile),
+      stats_(static_cast<size_t>(functions)),
+      high_(static_cast<size_t>(functions), true),
+      per_function_(static_cast<size_t>(functions)) {}
 
 RequestQueue::Key RequestQueue::key_of(uint32_t request) const {
   const auto sequence = static_cast<int64_t>(sequence_of_[request]);
@@ -27,10 +32,46 @@ void RequestQueue::push(uint32_t request, uint32_t function, uint64_t sequence) 
   function_of_[request] = function;
   sequence_of_[request] = sequence;
   key_at_push_[request] = key_of(request);
-  order_.insert(key_at_push_[request]);
+  insert(key_at_push_[request]);
+  ++size_;
 }
 
-void RequestQueue::erase(uint32_t request) { order_.erase(key_at_push_[request]); }
+void RequestQueue::insert(const Key& key) {
+  std::set<Key>& own = per_function_[function_of_[key.request]];
+  const auto at = own.insert(key).first;
+  if (at != own.begin()) return;
+  if (std::next(at) != own.end()) heads_.erase(*std::next(at));
+  heads_.insert(key);
+}
+
+void RequestQueue::erase(uint32_t request) {
+  std::set<Key>& own = per_function_[function_of_[request]];
+  const auto at = own.find(key_at_push_[request]);
+  if (at == own.end()) return;
+  if (at == own.begin()) {
+    heads_.erase(*at);
+    if (std::next(at) != own.end()) heads_.insert(*std::next(at));
+  }
+  own.erase(at);
+  --size_;
+}
+
+const RequestQueue::Key* RequestQueue::next_of(uint32_t function, const Key& after) const {
+  const std::set<Key>& own = per_function_[function];
+  const auto at = own.upper_bound(after);
+  return at == own.end() ? nullptr : &*at;
+}
+
+std::vector<uint32_t> RequestQueue::dispatch_order() const {
+  std::vector<Key> all;
+  all.reserve(size_);
+  for (const std::set<Key>& own : per_function_) all.insert(all.end(), own.begin(), own.end());
+  std::sort(all.begin(), all.end());
+  std::vector<uint32_t> out;
+  out.reserve(all.size());
+  for (const Key& k : all) out.push_back(k.request);
+  return out;
+}
 
 void RequestQueue::record(uint32_t function, double latency_s, bool met_deadline) {
   Stats& s = stats_[function];
@@ -102,12 +143,19 @@ void RequestQueue::resort() {
     }
     high_[f] = !over;
   }
-  std::set<Key> rebuilt;
-  for (const Key& k : order_) {
-    key_at_push_[k.request] = key_of(k.request);
-    rebuilt.insert(key_at_push_[k.request]);
+  // Every queued request takes its function's new key: one class and score per function, so a
+  // function's order becomes its arrival order (high) or the reverse (low).
+  heads_.clear();
+  for (std::set<Key>& own : per_function_) {
+    if (own.empty()) continue;
+    std::set<Key> rebuilt;
+    for (const Key& k : own) {
+      key_at_push_[k.request] = key_of(k.request);
+      rebuilt.insert(key_at_push_[k.request]);
+    }
+    own.swap(rebuilt);
+    heads_.insert(*own.begin());
   }
-  order_.swap(rebuilt);
   adapt_alpha();
 }
 

@@ -42,10 +42,19 @@ class RequestQueue {
 
   RequestQueue(QueueKind kind, int functions, double percentile);
   void push(uint32_t request, uint32_t function, uint64_t sequence);
-  void erase(uint32_t request);
-  size_t size() const { return order_.size(); }
-  bool empty() const { return order_.empty(); }
-  const std::set<Key>& order() const { return order_; }  // dispatch order
+  void erase(uint32_t request);  // O(log n)
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+
+  // The dispatch order is the merge of the functions' own orders. The queue keeps each function's
+  // requests apart, with the first of each function in heads(), so that a dispatch under overload
+  // looks at functions, not at every queued request (docs/performance.md "serverless overload").
+  const std::set<Key>& heads() const { return heads_; }
+  // The function's first queued request after `after` in dispatch order, or nullptr; O(log n).
+  const Key* next_of(uint32_t function, const Key& after) const;
+  uint32_t function_of(uint32_t request) const { return function_of_[request]; }
+  // Every queued request in dispatch order (tests; O(n log n)).
+  std::vector<uint32_t> dispatch_order() const;
 
   // A finished request of `function`.
   void record(uint32_t function, double latency_s, bool met_deadline);
@@ -62,6 +71,7 @@ class RequestQueue {
     double latency_sum_s = 0;
   };
   Key key_of(uint32_t request) const;
+  void insert(const Key& key);
   void adapt_alpha();
 
   QueueKind kind_;
@@ -70,8 +80,10 @@ class RequestQueue {
   std::vector<bool> high_;
   std::vector<uint32_t> function_of_;  // per request
   std::vector<uint64_t> sequence_of_;  // per request
-  std::vector<Key> key_at_push_;       // per request: its key in order_
-  std::set<Key> order_;
+  std::vector<Key> key_at_push_;       // per request: its key in its function's set
+  std::vector<std::set<Key>> per_function_;
+  std::set<Key> heads_;                // the first key of each non-empty per_function_
+  size_t size_ = 0;
   std::vector<std::pair<double, uint32_t>> ranked_;  // resort's scratch
   double alpha_ = 1;
   double reference_ratio_ = 0;

@@ -3,14 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace parallax {
 namespace {
 
-std::vector<uint32_t> order(const RequestQueue& q) {
-  std::vector<uint32_t> out;
-  for (const auto& k : q.order()) out.push_back(k.request);
-  return out;
-}
+std::vector<uint32_t> order(const RequestQueue& q) { return q.dispatch_order(); }
 
 TEST(RequestQueue, FifoIsArrivalOrder) {
   RequestQueue q(QueueKind::fifo, 2, 0.98);
@@ -78,6 +76,35 @@ TEST(RequestQueue, AlphaHalvesWhenTheCompliantShareFallsAndRecovers) {
   EXPECT_DOUBLE_EQ(q.alpha(), 0.5);
   for (int i = 0; i < 20; ++i) q.resort();  // no change: alpha * 1.01
   EXPECT_DOUBLE_EQ(q.alpha(), 0.505);
+}
+
+// heads() holds each function's first request in dispatch order and next_of walks one function's
+// requests, through pushes, erases and a resort that changes the order.
+TEST(RequestQueue, HeadsAndNextOfFollowEachFunctionsOrder) {
+  RequestQueue q = worked_example();
+  for (uint32_t r = 0; r < 9; ++r) q.push(r, r % 3 == 0 ? 0 : 1, r);
+  const auto check = [&q] {
+    std::vector<uint32_t> merged;  // merge of the functions' own walks, by key
+    std::vector<RequestQueue::Key> walk;
+    for (const RequestQueue::Key& head : q.heads())
+      for (const RequestQueue::Key* k = &head; k != nullptr; k = q.next_of(q.function_of(k->request), *k)) walk.push_back(*k);
+    std::sort(walk.begin(), walk.end());
+    for (const RequestQueue::Key& k : walk) merged.push_back(k.request);
+    EXPECT_EQ(merged, q.dispatch_order());
+    EXPECT_EQ(merged.size(), q.size());
+    EXPECT_LE(q.heads().size(), 2u);
+  };
+  check();
+  q.erase(3);
+  q.erase(1);
+  check();
+  q.set_alpha(0.5);
+  q.resort();
+  check();
+  EXPECT_EQ(q.dispatch_order(), (std::vector<uint32_t>{2, 4, 5, 7, 8, 6, 0}));  // f1 high; f0 low, newest first
+  for (uint32_t r : {2u, 4u, 5u, 7u, 8u, 6u, 0u}) q.erase(r);
+  EXPECT_TRUE(q.empty());
+  EXPECT_TRUE(q.heads().empty());
 }
 
 }  // namespace

@@ -42,12 +42,11 @@ void write_sweep_json(const std::filesystem::path& path, const SweepIdentity& id
 
 SweepIdentity read_sweep_json(const std::filesystem::path& path) {
   const SourceLocation where{path.string(), 0, 0};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(where, "", "cannot open (is this a sweep output folder?)");
-  std::stringstream text;
-  text << in.rdbuf();
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw InputError(where, "", "cannot open (is this a sweep output folder?)");
+  const std::string text = read_input_text(path.string());
   try {
-    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(text.str());
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(text);
     if (j.value("format", "") != "parallax-sweep v1") throw InputError(where, "format", "not a parallax-sweep v1 file");
     SweepIdentity id;
     id.sweep_id = j.at("sweep_id").get<std::string>();

@@ -34,11 +34,20 @@ ScaleBenchmarks::ScaleBenchmarks(CLI::App& bench) {
   overlap_ = bench.add_subcommand("overlap", "Wall time of the 288-configuration overlap run");
   overlap_->add_option("--scenario", overlap_scenario_, "overlap scenario")->capture_default_str();
   overlap_->add_option("--repeat", overlap_repeats_, "runs (the table shows each)")->capture_default_str();
+  overload_ = bench.add_subcommand("overload", "Serverless run far past its capacity: wall time per policy");
+  overload_->add_option("--scenario", overload_options_.scenario, "serverless scenario")->capture_default_str();
+  overload_->add_option("--trace", overload_options_.trace, "Azure Functions 2019 invocations file")->capture_default_str();
+  overload_->add_option("--duration", overload_options_.durations_s, "simulated seconds (repeatable)")
+      ->capture_default_str();
+  overload_->add_option("--policy", overload_options_.policies, "serverless policy (repeatable; default: all)");
 }
 
-bool ScaleBenchmarks::parsed() const { return flows_->parsed() || overlap_->parsed(); }
+bool ScaleBenchmarks::parsed() const { return flows_->parsed() || overlap_->parsed() || overload_->parsed(); }
 
-int ScaleBenchmarks::run() const { return flows_->parsed() ? run_flows() : run_overlap(); }
+int ScaleBenchmarks::run() const {
+  if (overload_->parsed()) return run_overload_bench(overload_options_);
+  return flows_->parsed() ? run_flows() : run_overlap();
+}
 
 int ScaleBenchmarks::run_flows() const {
   std::vector<std::vector<std::string>> rows;

@@ -22,6 +22,8 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -48,10 +50,14 @@ class RequestQueue {
 
   // The dispatch order is the merge of the functions' own orders. The queue keeps each function's
   // requests apart, with the first of each function in heads(), so that a dispatch under overload
-  // looks at functions, not at every queued request (docs/performance.md "serverless overload").
+  // looks at functions, not at every queued request (docs/performance.md "Serverless overload").
+  // A resort gives all of a function's requests one class and score, so their order is their
+  // sequence (high: ascending; low: descending): it re-keys functions, not requests, and costs
+  // O(F log F + pushes since the last resort x log n) instead of O(n log n).
   const std::set<Key>& heads() const { return heads_; }
-  // The function's first queued request after `after` in dispatch order, or nullptr; O(log n).
-  const Key* next_of(uint32_t function, const Key& after) const;
+  // The function's first queued request after `after` in dispatch order (its first of all without
+  // `after`), or nothing; O(log n).
+  std::optional<Key> next_of(uint32_t function, const Key* after) const;
   uint32_t function_of(uint32_t request) const { return function_of_[request]; }
   // Every queued request in dispatch order (tests; O(n log n)).
   std::vector<uint32_t> dispatch_order() const;
@@ -70,8 +76,18 @@ class RequestQueue {
     uint64_t n = 0, m = 0;
     double latency_sum_s = 0;
   };
+  // One function's queued requests: those keyed at the last resort, which share one class and
+  // score and so are ordered by their sequence, and those pushed since, each with its own key.
+  struct FunctionQueue {
+    std::map<uint64_t, uint32_t> settled;  // sequence -> request
+    std::set<Key> fresh;
+    int priority_class = 0;  // of the settled ones
+    double score = 0;
+    std::optional<Key> head;  // its entry in heads_
+  };
   Key key_of(uint32_t request) const;
-  void insert(const Key& key);
+  std::optional<Key> settled_after(const FunctionQueue& q, const Key* after) const;
+  void refresh_head(uint32_t function);
   void adapt_alpha();
 
   QueueKind kind_;
@@ -80,9 +96,10 @@ class RequestQueue {
   std::vector<bool> high_;
   std::vector<uint32_t> function_of_;  // per request
   std::vector<uint64_t> sequence_of_;  // per request
-  std::vector<Key> key_at_push_;       // per request: its key in its function's set
-  std::vector<std::set<Key>> per_function_;
-  std::set<Key> heads_;                // the first key of each non-empty per_function_
+  std::vector<Key> key_at_push_;       // per request: its key among its function's fresh ones
+  std::vector<bool> settled_;          // per request: among its function's settled ones
+  std::vector<FunctionQueue> per_function_;
+  std::set<Key> heads_;                // the first key of each function with queued requests
   size_t size_ = 0;
   std::vector<std::pair<double, uint32_t>> ranked_;  // resort's scratch
   double alpha_ = 1;

@@ -87,7 +87,7 @@ TEST(RequestQueue, HeadsAndNextOfFollowEachFunctionsOrder) {
     std::vector<uint32_t> merged;  // merge of the functions' own walks, by key
     std::vector<RequestQueue::Key> walk;
     for (const RequestQueue::Key& head : q.heads())
-      for (const RequestQueue::Key* k = &head; k != nullptr; k = q.next_of(q.function_of(k->request), *k)) walk.push_back(*k);
+      for (std::optional<RequestQueue::Key> k = head; k; k = q.next_of(q.function_of(k->request), &*k)) walk.push_back(*k);
     std::sort(walk.begin(), walk.end());
     for (const RequestQueue::Key& k : walk) merged.push_back(k.request);
     EXPECT_EQ(merged, q.dispatch_order());

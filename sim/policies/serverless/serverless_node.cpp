@@ -212,11 +212,11 @@ void ServerlessNode::dispatch() {
     }
     if (started) {
       for (uint32_t other : set_aside)
-        if (const RequestQueue::Key* next = queue_.next_of(other, at)) returning.insert(*next);
+        if (const auto next = queue_.next_of(other, &at)) returning.insert(*next);
       set_aside.clear();
     } else if (repeatable) {
       set_aside.push_back(f);
-    } else if (const RequestQueue::Key* next = queue_.next_of(f, at)) {
+    } else if (const auto next = queue_.next_of(f, &at)) {
       returning.insert(*next);
     }
   }

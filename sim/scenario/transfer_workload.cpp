@@ -85,7 +85,7 @@ CollectiveSpec read_collective(const ConfigNode& node, const std::string& path, 
   if (transfers > kMaxRingHopTransfers)
     fail_at(group != nullptr ? *group : node, f.path_of("group"),
             fmt::format("a ring {} over {} GPUs takes {} hop transfers, over the limit of {} per collective "
-                        "(an all_reduce ring of at most 2,048 GPUs, or use smaller groups)",
+                        "(an all_reduce ring of at most 8,192 GPUs; use smaller groups)",
                         c.op, ranks, transfers, kMaxRingHopTransfers));
   c.bytes = read_byte_count(f.required("bytes"), f.path_of("bytes"));
   c.start = read_start(f);

@@ -150,7 +150,7 @@ def work(c):
     # A ring over 65,536 GPUs is 8.6 G hop transfers: refused at its group, with the limit.
     ring = c.write("ring.yaml", "name: r\nhardware: {preset: dgx-h100, gpus: 65536}\nworkload:\n  kind: transfers\n"
                                 "  collectives: [{op: all_reduce, group: all, bytes: 1GiB, start_s: 0}]\n")
-    c.expect("a ring over 65,536 GPUs", ["run", ring, "--quiet"], 2, "over the limit of 16777216", timeout=60)
+    c.expect("a ring over 65,536 GPUs", ["run", ring, "--quiet"], 2, "over the limit of 134217728", timeout=60)
 
 
 def main():

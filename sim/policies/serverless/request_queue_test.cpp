@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
+#include <map>
+#include <optional>
 
 namespace parallax {
 namespace {
@@ -105,6 +108,61 @@ TEST(RequestQueue, HeadsAndNextOfFollowEachFunctionsOrder) {
   for (uint32_t r : {2u, 4u, 5u, 7u, 8u, 6u, 0u}) q.erase(r);
   EXPECT_TRUE(q.empty());
   EXPECT_TRUE(q.heads().empty());
+}
+
+// Against the plain definition (every queued request keyed at its push and re-keyed at every
+// resort, in one ordered set), through random pushes, erases of any request, finishes and
+// resorts with alpha moving: the same dispatch order, and heads()/next_of walk it.
+TEST(RequestQueue, MatchesTheFullRekeyingDefinition) {
+  constexpr uint32_t kFunctions = 5;
+  RequestQueue q(QueueKind::rrc, kFunctions, 0.9);
+  std::map<uint32_t, uint32_t> queued;  // request -> function
+  std::map<uint32_t, RequestQueue::Key> reference;
+  const auto key_now = [&](uint32_t r, uint32_t f) {
+    const double m = q.metric(f);
+    const auto seq = static_cast<int64_t>(r);
+    return q.high_priority(f) ? RequestQueue::Key{0, -m, seq, r} : RequestQueue::Key{1, m, -seq, r};
+  };
+  uint64_t state = 12345;
+  const auto draw = [&state](uint32_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<uint32_t>((state >> 33) % n);
+  };
+  uint32_t next_request = 0;
+  for (int step = 0; step < 4000; ++step) {
+    const uint32_t what = draw(10);
+    if (what < 5) {
+      const uint32_t f = draw(kFunctions);
+      q.push(next_request, f, next_request);
+      queued[next_request] = f;
+      reference[next_request] = key_now(next_request, f);
+      ++next_request;
+    } else if (what < 7 && !queued.empty()) {
+      auto it = queued.begin();
+      std::advance(it, draw(static_cast<uint32_t>(queued.size())));
+      q.erase(it->first);
+      reference.erase(it->first);
+      queued.erase(it);
+    } else if (what < 9) {
+      q.record(draw(kFunctions), 0.01 * (1 + draw(50)), draw(3) != 0);
+    } else {
+      if (draw(4) == 0) q.set_alpha(0.25 + 0.25 * draw(4));
+      q.resort();
+      for (auto& [r, k] : reference) k = key_now(r, queued.at(r));
+    }
+    std::vector<RequestQueue::Key> sorted;
+    for (const auto& [r, k] : reference) sorted.push_back(k);
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<uint32_t> expected;
+    for (const RequestQueue::Key& k : sorted) expected.push_back(k.request);
+    ASSERT_EQ(q.dispatch_order(), expected) << "step " << step;
+    ASSERT_EQ(q.size(), expected.size());
+    std::vector<RequestQueue::Key> walked;
+    for (const RequestQueue::Key& head : q.heads())
+      for (std::optional<RequestQueue::Key> k = head; k; k = q.next_of(q.function_of(k->request), &*k)) walked.push_back(*k);
+    std::sort(walked.begin(), walked.end());
+    ASSERT_EQ(walked, sorted) << "step " << step;
+  }
 }
 
 }  // namespace

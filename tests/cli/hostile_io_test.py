@@ -21,7 +21,7 @@ TRANSFERS = "name: t\nhardware: dgx-h100\nworkload:\n  kind: transfers\n"
 
 class Cases:
     def __init__(self, parallax, source, tmp):
-        self.parallax, self.source, self.tmp, self.failures = parallax, Path(source), Path(tmp), 0
+        self.parallax, self.source, self.tmp, self.failures = parallax, Path(source).resolve(), Path(tmp), 0
 
     def write(self, name, content):
         p = self.tmp / name
@@ -144,6 +144,9 @@ def outputs(c):
     a_file = c.write("a-file", "mine\n")
     c.expect("run --out naming a file", ["run", "--out", a_file, "--quiet"], 2, "is not a folder", timeout=30)
     c.check("that file is untouched", a_file.read_text() == "mine\n")
+    sweep = c.write("s.yaml", f"base: {c.source / 'scenarios/quickstart.yaml'}\naxes: [{{cartesian: {{seed: [1, 2]}}}}]\n")
+    c.expect("sweep --out naming a file", ["sweep", sweep, "--out", a_file, "--quiet"], 2, "is not a folder", timeout=30)
+    c.check("that file is still untouched", a_file.read_text() == "mine\n")
 
 
 def work(c):

@@ -40,11 +40,21 @@ ScaleBenchmarks::ScaleBenchmarks(CLI::App& bench) {
   overlap_->add_option("--repeat", overlap_repeats_, "runs (the table shows each)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
+  overload_ = bench.add_subcommand("overload", "Serverless run far past its capacity: wall time per policy");
+  overload_->add_option("--scenario", overload_options_.scenario, "serverless scenario")->capture_default_str();
+  overload_->add_option("--trace", overload_options_.trace, "Azure Functions 2019 invocations file")->capture_default_str();
+  overload_->add_option("--duration", overload_options_.durations_s, "simulated seconds (repeatable)")
+      ->check(CLI::Range(1e-3, 1e6))
+      ->capture_default_str();
+  overload_->add_option("--policy", overload_options_.policies, "serverless policy (repeatable; default: all)");
 }
 
-bool ScaleBenchmarks::parsed() const { return flows_->parsed() || overlap_->parsed(); }
+bool ScaleBenchmarks::parsed() const { return flows_->parsed() || overlap_->parsed() || overload_->parsed(); }
 
-int ScaleBenchmarks::run() const { return flows_->parsed() ? run_flows() : run_overlap(); }
+int ScaleBenchmarks::run() const {
+  if (overload_->parsed()) return run_overload_bench(overload_options_);
+  return flows_->parsed() ? run_flows() : run_overlap();
+}
 
 int ScaleBenchmarks::run_flows() const {
   std::vector<std::vector<std::string>> rows;

@@ -3,6 +3,7 @@
 // writing; the fits themselves are models/calibration_data.
 #include "tools/fit_command.h"
 
+#include <array>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -75,6 +76,7 @@ std::optional<models::CollectiveOp> collective_op(const std::string& op) {
 int fit_nccl_tests_command(const FitOptions& o) {
   if (o.hardware.empty()) bad_argument("--hardware", "required with --nccl-tests (it gives the link bandwidth)");
   if (o.out.empty()) bad_argument("--out", "required with --nccl-tests");
+  require_writable_target(o.out);  // before it is read as the calibration to extend
   const models::NcclTestsLog log = models::read_nccl_tests_log(o.nccl_tests);
   const std::string op_name = o.op.empty() ? log.collective : o.op;
   if (op_name.empty()) bad_argument("--op", "the log does not say which collective it ran; pass --op");
@@ -148,6 +150,7 @@ int fit_command(const FitOptions& o) {
     return fit_nccl_tests_command(o);
   }
   if (o.dir.empty()) bad_argument("dir", "name the measurement folder (or --nccl-tests LOG)");
+  if (!o.out.empty()) require_writable_target(o.out);
   const std::vector<models::Measurement> rows = read_dir(o.dir);
   if (rows.empty()) bad_argument("dir", fmt::format("{}/measurements.csv has no rows", o.dir));
   const HardwareSpec hw = hardware_for(o.hardware, rows.front().provenance.gpu_name);
@@ -255,8 +258,15 @@ int validate_command(const ValidateOptions& o) {
   }
   json["families"] = table;
   const std::filesystem::path dir(o.dir);
-  write_file_atomically(dir / "validation.csv", csv);
-  write_file_atomically(dir / "validation.json", format_json(json));
+  // Both or neither: the JSON text is made (it may fail) and both files written before either is
+  // renamed into place.
+  const std::string json_text = format_json(json);
+  AtomicFileWriter csv_out(dir / "validation.csv");
+  AtomicFileWriter json_out(dir / "validation.json");
+  csv_out.stream() << csv;
+  json_out.stream() << json_text;
+  const std::array<AtomicFileWriter*, 2> outputs{&csv_out, &json_out};
+  commit_together(outputs);
   write_validation_report(dir);  // the page `parallax report DIR` would write (docs/reports.md)
   std::printf("wrote %s, %s and %s\n", (dir / "validation.csv").c_str(), (dir / "validation.json").c_str(),
               (dir / "report.html").c_str());

@@ -1,6 +1,7 @@
 // File: tools/parallax_main.cpp
 // The `parallax` command line: parses, calls the libraries, prints. Exit codes: 0 ok, 2 bad input
-// (the message names file:line:col and the key), 1 internal failure.
+// (the message names file:line:col and the key) or an output that cannot be written (the message
+// names the path and the reason), 1 internal failure.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -13,7 +14,9 @@
 #include "hw/hw_command.h"
 #include "models/calibration_data/data_error.h"
 #include "sim/engine/sim_time.h"
+#include "sim/io/input_file.h"
 #include "sim/platform/platform.h"
+#include "sim/report/output_error.h"
 #include "sim/scenario/input_error.h"
 #include "tools/bench_command.h"
 #include "tools/cli_checks.h"
@@ -35,7 +38,9 @@ namespace {
 
 int guarded(const std::function<int()>& body) {
   try {
-    return body();
+    const int rc = body();
+    parallax::flush_standard_output();  // results lost to a failing stdout must not exit 0
+    return rc;
   } catch (const parallax::InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
@@ -49,6 +54,12 @@ int guarded(const std::function<int()>& body) {
     std::fprintf(stderr,
                  "error: %s: the scenario's times, rates or sizes take the run out of the clock's range "
                  "(docs/reliability.md, Ranges)\n", e.what());
+    return 2;
+  } catch (const parallax::InputFileError& e) {  // a FIFO, device or directory as input; over a limit
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const parallax::OutputError& e) {  // an output that cannot be written: the environment
+    std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "internal error: %s\n", e.what());

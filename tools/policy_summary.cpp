@@ -56,8 +56,6 @@ void write_policy_outputs(const Scenario& sc, const RunOptions& options, const n
   if (options.out_dir.empty()) return;
   const std::filesystem::path dir(options.out_dir);
   std::filesystem::create_directories(dir);
-  std::filesystem::remove(dir / "summary.json");
-  std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
   if (sc.output.trace && trace_log != nullptr) {
     note_trace_cut(write_chrome_trace_file(dir / "trace.json", *trace_log, trace_options(sc), annotations));
   }

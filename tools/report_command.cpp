@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/io/input_file.h"
 #include "sim/report/report_pages.h"
 #include "sim/scenario/input_error.h"
 #include "tools/version.h"
@@ -17,13 +18,7 @@ namespace parallax {
 
 namespace {
 
-std::string read_required(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path.string(), 0, 0}, "", "cannot read the file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read_required(const std::filesystem::path& path) { return read_input_text(path.string()); }
 
 nlohmann::ordered_json read_json(const std::filesystem::path& path) {
   try {

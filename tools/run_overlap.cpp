@@ -171,8 +171,6 @@ int run_overlap(const Scenario& sc, const RunOptions& options) {
   if (!options.out_dir.empty()) {
     const std::filesystem::path dir(options.out_dir);
     std::filesystem::create_directories(dir);
-    std::filesystem::remove(dir / "summary.json");
-    std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
     AtomicFileWriter csv(dir / "results.csv");
     std::ostream& o = csv.stream();
     o << "hardware,op,tp,hidden,layer,m,n,k";

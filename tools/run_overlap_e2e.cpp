@@ -193,8 +193,6 @@ int run_overlap_end_to_end(const Scenario& sc, const RunOptions& options) {
   if (!options.out_dir.empty()) {
     const std::filesystem::path dir(options.out_dir);
     std::filesystem::create_directories(dir);
-    std::filesystem::remove(dir / "summary.json");
-    std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
     std::filesystem::remove(dir / "trace.json");
     write_results_csv(dir / "results.csv", sc.hardware.name, results);
     write_ops_csv(dir / "ops.csv", sc.hardware.name, results);

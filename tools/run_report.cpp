@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/overlap_selector.h"
+#include "sim/io/input_file.h"
 #include "sim/policies/overlap/overlap_grid.h"
 #include "sim/policies/overlap/overlap_machine.h"
 #include "sim/policies/overlap/overlap_schedule.h"
@@ -21,12 +22,7 @@ namespace parallax {
 
 namespace {
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read_text(const std::filesystem::path& path) { return read_input_file(path.string()); }
 
 // A CSV the run may not have written (an older directory): empty when absent.
 CsvTable optional_csv(const std::filesystem::path& path) {

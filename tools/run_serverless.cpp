@@ -170,8 +170,6 @@ int run_serverless(const Scenario& sc, const RunOptions& options) {
       csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", s.policy, f.name, f.model, f.arrived, f.finished,
                          f.dropped, f.cold_starts, f.p50_s, f.p98_s, f.p99_s, f.mean_queue_s, f.slo_s, f.compliant ? 1 : 0);
   if (!options.out_dir.empty()) {
-    std::filesystem::remove(dir / "summary.json");
-    std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
     write_file_atomically(dir / "function_latency.csv", csv);
     write_file_atomically(dir / "timeline.csv", timeline_csv(timeline));
     write_timing_json(dir, timing_json(wall_s));

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/engine/sim_time.h"
+#include "sim/io/input_file.h"
 #include "sim/platform/platform.h"
 #include "sim/report/run_timing.h"
 #include "sim/scenario/scenario_loader.h"
@@ -68,11 +69,9 @@ std::vector<uint64_t> validate_points(const SweepSpec& spec, const std::vector<c
 }
 
 nlohmann::ordered_json read_json_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{} was not written", path.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  return nlohmann::ordered_json::parse(text.str());
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw std::runtime_error(fmt::format("{} was not written", path.string()));
+  return nlohmann::ordered_json::parse(read_input_file(path.string()));
 }
 
 std::optional<double> number_at(const nlohmann::ordered_json& j, const char* key) {

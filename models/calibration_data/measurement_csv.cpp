@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "models/calibration_data/data_error.h"
+#include "sim/io/input_file.h"
 
 namespace parallax::models {
 
@@ -337,11 +338,13 @@ std::vector<Measurement> parse_measurements_csv(std::string_view text, const std
 }
 
 std::vector<Measurement> read_measurements_csv(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DataError(path, 0, "cannot open the measurement CSV");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_measurements_csv(text.str(), path);
+  std::string text;
+  try {
+    text = read_input_file(path);
+  } catch (const InputFileError& e) {
+    throw DataError(path, 0, e.reason());
+  }
+  return parse_measurements_csv(text, path);
 }
 
 std::string format_measurements_csv(const std::vector<Measurement>& rows) {

@@ -167,11 +167,7 @@ models::Calibration parse_calibration(std::string_view text, const std::string& 
 }
 
 models::Calibration read_calibration(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "calibration", "cannot open the calibration file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_calibration(text.str(), path);
+  return parse_calibration(read_input_text(path), path);
 }
 
 std::string calibration_path(const std::string& name, const std::string& base_dir) {

@@ -92,14 +92,7 @@ Scenario load_scenario_text(std::string_view yaml, const std::string& source_nam
 }
 
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError(SourceLocation{path, 0, 0}, "", "is a directory, not a scenario file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot open scenario file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_scenario_text(text.str(), path, overrides);
+  return load_scenario_text(read_input_text(path), path, overrides);
 }
 
 std::string_view embedded_quickstart() {

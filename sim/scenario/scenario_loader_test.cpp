@@ -244,7 +244,7 @@ TEST(ScenarioLoader, MissingFile) {
     load_scenario_file("no/such/file.yaml");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "no/such/file.yaml: cannot open scenario file");
+    EXPECT_STREQ(e.what(), "no/such/file.yaml: no such file or directory");
   }
 }
 

@@ -83,6 +83,13 @@ CollectiveSpec read_collective(const ConfigNode& node, const std::string& path, 
     for (int g = 0; g < gpus; ++g) c.group.push_back(g);
     if (gpus < 2) fail_at(node, f.path_of("group"), fmt::format("'{}' needs at least 2 GPUs; the machine has 1", path));
   }
+  const auto ranks = static_cast<uint64_t>(c.group.size());
+  const uint64_t transfers = ranks * (c.op == "all_reduce" ? 2 * (ranks - 1) : ranks - 1);
+  if (transfers > kMaxRingHopTransfers)
+    fail_at(group != nullptr ? *group : node, f.path_of("group"),
+            fmt::format("a ring {} over {} GPUs takes {} hop transfers, over the limit of {} per collective "
+                        "(an all_reduce ring of at most 8,192 GPUs; use smaller groups)",
+                        c.op, ranks, transfers, kMaxRingHopTransfers));
   c.bytes = read_byte_count(f.required("bytes"), f.path_of("bytes"));
   c.start = read_start(f);
   if (const ConfigNode* algo = f.optional("algo")) c.algo = read_choice(*algo, f.path_of("algo"), {kAlgos[0]});

@@ -69,9 +69,15 @@ void begin_run_folder(const std::filesystem::path& dir) {
   std::error_code ec;
   if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
     throw OutputError(fmt::format("--out {}: exists and is not a folder", dir));
+  // Created here, before the scenario is loaded, so that a folder that cannot be made (under a
+  // file, on a read-only or virtual file system) is the user's error at once, with its reason.
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw output_error("--out: cannot create the folder", dir, ec.value());
   remove_stale_temporaries(dir);
-  std::filesystem::remove(dir / "summary.json");
-  std::filesystem::remove(dir / "report.html");
+  for (const char* earlier : {"summary.json", "report.html"}) {
+    std::filesystem::remove(dir / earlier, ec);
+    if (ec) throw output_error("--out: cannot remove the earlier", dir / earlier, ec.value());
+  }
 }
 
 }  // namespace

@@ -43,7 +43,8 @@ TEST(FitCli, NcclTestsFitThenPredictReproducesTheLog) {
                        cal.string());
   ASSERT_EQ(p.code, 0) << p.output;
   const auto j = nlohmann::json::parse(p.output);
-  EXPECT_EQ(j["algo"], "calibrated_ring");
+  EXPECT_EQ(j["algorithm"], "ring");
+  EXPECT_EQ(j["protocol"], "Simple");
   EXPECT_NEAR(j["time_s"].get<double>(), 0.631353, 0.631353 * 0.01);
   // No fit for 8 GPUs in that file: exit 2 naming what it has.
   const Result missing = run("predict collective --hardware dgx-h100 --op all_reduce --gpus 8 --bytes 1GiB --calibration " +

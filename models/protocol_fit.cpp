@@ -11,14 +11,14 @@
 namespace parallax::models {
 namespace {
 
-struct Line {
+struct BandLine {
   double latency_s = 0.0;
   double busbw_Bps = 0.0;
 };
 
 // Relative least squares of t = L + x·(F·S) over rows [lo, hi): minimise Σ (L/t + x·F·S/t − 1)²,
 // with L >= 0 and x > 0 (refit with L = 0 when L comes out negative).
-Line band_line(std::span<const TimedSize> s, double factor, size_t lo, size_t hi) {
+BandLine band_line(std::span<const TimedSize> s, double factor, size_t lo, size_t hi) {
   double a11 = 0, a12 = 0, a22 = 0, b1 = 0, b2 = 0;
   for (size_t i = lo; i < hi; ++i) {
     const double u = 1.0 / s[i].measured_s, v = factor * s[i].bytes / s[i].measured_s;
@@ -44,7 +44,7 @@ double predict_min(const std::vector<double>& p, double moved) {
 // Huber loss on the log ratio: squared within ±kHuber, linear beyond, so that a few sizes hit by
 // launch jitter (measured 3-6× the neighbours' time, as in vidur's medians) do not pull the fit.
 constexpr double kHuber = 0.1;
-double log_error(const std::vector<double>& p, std::span<const TimedSize> s, double factor) {
+double protocol_loss(const std::vector<double>& p, std::span<const TimedSize> s, double factor) {
   double sum = 0;
   for (const TimedSize& x : s) {
     const double r = std::abs(std::log(predict_min(p, factor * x.bytes) / x.measured_s));
@@ -59,7 +59,7 @@ std::vector<double> nelder_mead(std::vector<double> start, std::span<const Timed
   std::vector<std::vector<double>> simplex(n + 1, start);
   for (size_t i = 0; i < n; ++i) simplex[i + 1][i] += 0.3;
   std::vector<double> f(n + 1);
-  for (size_t i = 0; i <= n; ++i) f[i] = log_error(simplex[i], s, factor);
+  for (size_t i = 0; i <= n; ++i) f[i] = protocol_loss(simplex[i], s, factor);
   for (int iter = 0; iter < 4000; ++iter) {
     std::vector<size_t> idx(n + 1);
     for (size_t i = 0; i <= n; ++i) idx[i] = i;
@@ -76,24 +76,24 @@ std::vector<double> nelder_mead(std::vector<double> start, std::span<const Timed
       return x;
     };
     const std::vector<double> reflected = along(-1.0);
-    const double fr = log_error(reflected, s, factor);
+    const double fr = protocol_loss(reflected, s, factor);
     if (fr < f[best]) {
       const std::vector<double> expanded = along(-2.0);
-      const double fe = log_error(expanded, s, factor);
+      const double fe = protocol_loss(expanded, s, factor);
       if (fe < fr) simplex[worst] = expanded, f[worst] = fe;
       else simplex[worst] = reflected, f[worst] = fr;
     } else if (fr < f[second]) {
       simplex[worst] = reflected, f[worst] = fr;
     } else {
       const std::vector<double> contracted = along(0.5);
-      const double fc = log_error(contracted, s, factor);
+      const double fc = protocol_loss(contracted, s, factor);
       if (fc < f[worst]) {
         simplex[worst] = contracted, f[worst] = fc;
       } else {
         for (size_t i = 0; i <= n; ++i) {
           if (i == best) continue;
           for (size_t d = 0; d < n; ++d) simplex[i][d] = simplex[best][d] + 0.5 * (simplex[i][d] - simplex[best][d]);
-          f[i] = log_error(simplex[i], s, factor);
+          f[i] = protocol_loss(simplex[i], s, factor);
         }
       }
     }
@@ -124,11 +124,11 @@ std::vector<NcclCandidate> fit_protocols(CollectiveOp op, int64_t ranks, std::sp
       std::vector<double> p;
       for (size_t i = 0; i + 1 < cuts.size(); ++i) {
         if (cuts[i + 1] - cuts[i] < kMinBand) return;
-        const Line l = band_line(s, factor, cuts[i], cuts[i + 1]);
+        const BandLine l = band_line(s, factor, cuts[i], cuts[i + 1]);
         p.push_back(std::log(l.latency_s));
         p.push_back(std::log(l.busbw_Bps));
       }
-      const double e = log_error(p, s, factor);
+      const double e = protocol_loss(p, s, factor);
       if (e < seed_error) seed_error = e, seed = p;
     };
     if (bands == 1) consider({0, n});
@@ -138,7 +138,7 @@ std::vector<NcclCandidate> fit_protocols(CollectiveOp op, int64_t ranks, std::sp
     }
     if (seed.empty()) return std::pair{std::vector<double>{}, std::numeric_limits<double>::infinity()};
     std::vector<double> p = nelder_mead(seed, s, factor);
-    return std::pair{p, log_error(p, s, factor)};
+    return std::pair{p, protocol_loss(p, s, factor)};
   };
   // Fewer protocols unless one more lowers the error by more than a quarter (plus a floor at
   // noise level): a log that shows no switch gets one protocol, named Simple.

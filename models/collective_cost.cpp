@@ -1,5 +1,5 @@
 // File: models/collective_cost.cpp
-// Names, ring step counts and nccl-tests' algbw/busbw (nccl-tests doc/PERF.md, REFERENCE.md §2.3).
+// Names, ring step counts and nccl-tests' algbw/busbw (nccl-tests doc/PERFORMANCE.md, REFERENCE.md §2.3).
 #include "models/collective_cost.h"
 
 #include <stdexcept>

@@ -4,7 +4,7 @@
 // are one file each: ring.h, double_ring.h, tree.h, hierarchical.h; nccl_tuning.h is NCCL's
 // own choice of algorithm and protocol.
 //
-// Bytes convention (nccl-tests doc/PERF.md, REFERENCE.md §2.3): S is the full buffer for
+// Bytes convention (nccl-tests doc/PERFORMANCE.md, REFERENCE.md §2.3): S is the full buffer for
 // all-reduce, broadcast and reduce, the full output for all-gather (P × per-rank input), the full
 // input for reduce-scatter, a rank's whole send buffer for all-to-all (P × per-peer count) and the
 // message for send/recv. busbw = (S / t) × factor, factor = 2(P−1)/P for all-reduce, (P−1)/P for
@@ -60,9 +60,10 @@ struct CollectiveCost {
 // all-gather), 1 for send/recv (one hop), P−1 otherwise (all-to-all: P−1 peer exchanges).
 int64_t ring_steps(CollectiveOp op, int64_t ranks);
 
-// nccl-tests bus-bandwidth factor (doc/PERF.md): 2(P−1)/P for all-reduce, (P−1)/P for
-// all-gather, reduce-scatter and all-to-all, 1 for broadcast, reduce and send/recv. Zero for
-// P = 1 (nothing moves).
+// nccl-tests bus-bandwidth factor: 2(P−1)/P for all-reduce, (P−1)/P for all-gather,
+// reduce-scatter and all-to-all, 1 for broadcast, reduce and send/recv; zero for P = 1 (nothing
+// moves). Source: NVIDIA/nccl-tests a0b82b2, doc/PERFORMANCE.md (all-reduce, reduce-scatter,
+// all-gather, broadcast, reduce) and the GetBw functions of src/alltoall.cu, src/sendrecv.cu.
 double bus_bandwidth_factor(CollectiveOp op, int64_t ranks);
 // algbw = S / t.
 double algorithm_bandwidth_Bps(double bytes, double time_s);

@@ -27,7 +27,7 @@ TEST(BusBandwidth, NcclTestsFactors) {
   EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveOp::all_gather, 4), 0.75);     // 3/4
   EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveOp::reduce_scatter, 2), 0.5);  // 1/2
   EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveOp::all_reduce, 1), 0.0);
-  // nccl-tests doc/PERF.md: all-to-all (n−1)/n; broadcast, reduce and send/recv 1.
+  // nccl-tests doc/PERFORMANCE.md: all-to-all (n−1)/n; broadcast, reduce and send/recv 1.
   EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveOp::all_to_all, 8), 0.875);
   EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveOp::broadcast, 8), 1.0);
   EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveOp::reduce, 4), 1.0);

@@ -21,9 +21,11 @@ double per_channel_GBps(GpuGeneration g) { return g == GpuGeneration::hopper ? 2
 // NCCL's upper bound on channels (MAXCHANNELS, NVIDIA/nccl src/include/device.h).
 constexpr int kMaxChannels = 32;
 
-// LL reaches half the bus bandwidth, capped at llMaxBw for one node, GB/s: Volta 39.0, Ampere
-// 87.7, Hopper 141.0 (REFERENCE.md §2.2 for the ½; the caps are tuning.cc's llMaxBws first
-// column as we read it [unverified: re-read tuning.cc of the NCCL version you model]).
+// Bandwidth refinements of NCCL's tuning model, one node (NVIDIA/nccl src/graph/tuning.cc at
+// 5067397, the defaults table and the "model refinements" after busBw = nChannels·bw; the ring
+// figures are also in REFERENCE.md §2.2):
+// ring LL: ½ of the bus bandwidth, capped at llMaxBw (one node: Volta 39.0, Ampere 87.7, Hopper
+// 141.0 GB/s);
 constexpr double kLlFactor = 0.5;
 double ll_max_GBps(GpuGeneration g) {
   switch (g) {
@@ -34,15 +36,17 @@ double ll_max_GBps(GpuGeneration g) {
   return 87.7;
 }
 
-// LL128 reaches 0.92 of the bus bandwidth (120 of every 128 bytes carry data), capped per
-// channel at 36.7 GB/s on Hopper (REFERENCE.md §2.2); 20.0 on Volta/Ampere [tuning.cc
-// perChMaxRingLL128Bws as we read it, unverified].
+// ring LL128: ×0.92 (120 of every 128 bytes carry data), capped per channel at
+// perChMaxRingLL128Bw (Volta, Ampere 20.0; Hopper 36.7 GB/s);
 constexpr double kLl128Factor = 0.92;
 double ll128_per_channel_GBps(GpuGeneration g) { return g == GpuGeneration::hopper ? 36.7 : 20.0; }
 
-// Tree all-reduce: busbw ×0.92, capped per channel at 24.0 GB/s (Ampere) / 38.7 (Hopper)
-// (REFERENCE.md §2.2); Volta 26.5 [tuning.cc perChMaxTreeBws as we read it, unverified].
+// tree all-reduce, every protocol: ×0.92, capped per channel at perChMaxTreeBw (Volta 26.5,
+// Ampere 24.0, Hopper 38.7 GB/s); then tree LL ×1/3.8 (capped at llMaxBw) and tree LL128 ×7/9 on
+// one node, capped per channel at perChMaxTreeLL128Bw (Volta, Ampere 20.0; Hopper 36.7).
 constexpr double kTreeFactor = 0.92;
+constexpr double kTreeLlFactor = 1.0 / 3.8;
+constexpr double kTreeLl128Factor = 7.0 / 9.0;
 double tree_per_channel_GBps(GpuGeneration g) {
   switch (g) {
     case GpuGeneration::volta: return 26.5;
@@ -152,8 +156,8 @@ std::vector<NcclCandidate> nccl_candidates(CollectiveOp op, int64_t ranks, const
       const double latency = nccl_base_latency_s(NcclAlgorithm::tree, p) +
                              2.0 * static_cast<double>(ranks - 1) * nccl_hw_latency_s(NcclAlgorithm::tree, box.link, p);
       double busbw = std::min(kTreeFactor * link_Bps, channels * tree_per_channel_GBps(g) * 1e9);
-      if (p == Protocol::ll) busbw = std::min(kLlFactor * busbw, ll_max_GBps(g) * 1e9);
-      if (p == Protocol::ll128) busbw *= kLl128Factor;
+      if (p == Protocol::ll) busbw = std::min(kTreeLlFactor * busbw, ll_max_GBps(g) * 1e9);
+      if (p == Protocol::ll128) busbw = std::min(kTreeLl128Factor * busbw, channels * ll128_per_channel_GBps(g) * 1e9);
       out.push_back({"tree", p, latency, busbw, channels});
     }
   }

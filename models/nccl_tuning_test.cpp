@@ -34,6 +34,10 @@ TEST(NcclTuning, CandidatesCarryNcclLatenciesAndBandwidths) {
   EXPECT_NEAR(find(c, "ring", Protocol::ll128).busbw_Bps, 0.92 * 240e9, 1.0);
   EXPECT_NEAR(find(c, "ring", Protocol::simple).busbw_Bps, 240e9, 1.0);
   EXPECT_EQ(find(c, "ring", Protocol::simple).channels, 12);  // 240 / 20 GB/s per channel
+  // Tree: min(0.92·240, 12·24) = 220.8 GB/s; LL 220.8/3.8 = 58.1; LL128 220.8·7/9 = 171.7 (< 12·20).
+  EXPECT_NEAR(find(c, "tree", Protocol::simple).busbw_Bps, 220.8e9, 1e3);
+  EXPECT_NEAR(find(c, "tree", Protocol::ll).busbw_Bps, 220.8e9 / 3.8, 1e3);
+  EXPECT_NEAR(find(c, "tree", Protocol::ll128).busbw_Bps, 220.8e9 * 7.0 / 9.0, 1e3);
   // Only all-reduce has a tree; all-to-all and send/recv run as p2p with LL or Simple.
   EXPECT_EQ(nccl_candidates(CollectiveOp::all_gather, 8, a100_box()).size(), 3u);
   const std::vector<NcclCandidate> a2a = nccl_candidates(CollectiveOp::all_to_all, 8, a100_box());

@@ -113,7 +113,7 @@ CLI::App* add_hw_subcommand(CLI::App& app, HwOptions& o) {
   cal->add_option("--out", o.out_dir, "output folder (measurements.csv, provenance.json, summary.txt)");
   cal->add_flag("--quick", o.quick, "a smaller sweep (about a minute on an H200)");
   cal->add_option("--families", o.families, "comma-separated subset: gemm,copy,launch,corun,swap,interdecom,intrafusion,colocate,serverless");
-  cal->add_option("--device", o.device, "CUDA device index")->capture_default_str();
+  cal->add_option("--device", o.device, "CUDA device index")->check(CLI::Range(0, 1023))->capture_default_str();
   cal->add_flag("--dry-run", o.dry_run, "print the plan and its time estimate; measure nothing");
   cal->callback([&o] { o.action = "calibrate"; });
   return hw;

@@ -29,16 +29,32 @@ double cpu_seconds() {
 
 ScaleBenchmarks::ScaleBenchmarks(CLI::App& bench) {
   flows_ = bench.add_subcommand("flows", "Flow solver: cost per completion with 1e3 .. 1e6 concurrent flows");
-  flows_->add_option("--events", flow_events_, "completions replaced per point")->capture_default_str();
-  flows_->add_option("--max-flows", max_flows_, "largest N (powers of 10 from 1e3)")->capture_default_str();
+  flows_->add_option("--events", flow_events_, "completions replaced per point")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000'000'000}))
+      ->capture_default_str();
+  flows_->add_option("--max-flows", max_flows_, "largest N (powers of 10 from 1e3)")
+      ->check(CLI::Range(uint64_t{1000}, uint64_t{10'000'000}))
+      ->capture_default_str();
   overlap_ = bench.add_subcommand("overlap", "Wall time of the 288-configuration overlap run");
   overlap_->add_option("--scenario", overlap_scenario_, "overlap scenario")->capture_default_str();
-  overlap_->add_option("--repeat", overlap_repeats_, "runs (the table shows each)")->capture_default_str();
+  overlap_->add_option("--repeat", overlap_repeats_, "runs (the table shows each)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  overload_ = bench.add_subcommand("overload", "Serverless run far past its capacity: wall time per policy");
+  overload_->add_option("--scenario", overload_options_.scenario, "serverless scenario")->capture_default_str();
+  overload_->add_option("--trace", overload_options_.trace, "Azure Functions 2019 invocations file")->capture_default_str();
+  overload_->add_option("--duration", overload_options_.durations_s, "simulated seconds (repeatable)")
+      ->check(CLI::Range(1e-3, 1e6))
+      ->capture_default_str();
+  overload_->add_option("--policy", overload_options_.policies, "serverless policy (repeatable; default: all)");
 }
 
-bool ScaleBenchmarks::parsed() const { return flows_->parsed() || overlap_->parsed(); }
+bool ScaleBenchmarks::parsed() const { return flows_->parsed() || overlap_->parsed() || overload_->parsed(); }
 
-int ScaleBenchmarks::run() const { return flows_->parsed() ? run_flows() : run_overlap(); }
+int ScaleBenchmarks::run() const {
+  if (overload_->parsed()) return run_overload_bench(overload_options_);
+  return flows_->parsed() ? run_flows() : run_overlap();
+}
 
 int ScaleBenchmarks::run_flows() const {
   std::vector<std::vector<std::string>> rows;

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "sim/engine/random_streams.h"
 #include "sim/policies/serverless/policy_presets.h"
@@ -16,6 +18,7 @@
 #include "sim/workload/azure2019_trace.h"
 #include "sim/workload/minute_expansion.h"
 #include "sim/workload/torpor_trace.h"
+#include "tools/cli_checks.h"
 #include "tools/serverless_sim.h"
 
 namespace parallax {
@@ -50,14 +53,22 @@ double peak_rss_bytes() {
 
 ServerlessBench::ServerlessBench(CLI::App& bench) {
   cmd_ = bench.add_subcommand("serverless", "Serverless cluster at scale: simulated requests per second of wall time");
-  cmd_->add_option("--functions", functions_, "functions (models round-robin over Torpor's eight)")->capture_default_str();
-  cmd_->add_option("--nodes", nodes_, "nodes behind the cluster router")->capture_default_str();
-  cmd_->add_option("--hours", hours_, "simulated hours")->capture_default_str();
-  cmd_->add_option("--policy", policy_, "serverless policy (swap policies)")->capture_default_str();
+  cmd_->add_option("--functions", functions_, "functions (models round-robin over Torpor's eight)")
+      ->check(CLI::Range(1, 1'000'000))
+      ->capture_default_str();
+  cmd_->add_option("--nodes", nodes_, "nodes behind the cluster router")->check(CLI::Range(1, 4096))->capture_default_str();
+  // At most the scenarios' horizon, 1e6 s (sim/scenario/input_limits.h).
+  cmd_->add_option("--hours", hours_, "simulated hours")
+      ->check(CLI::Range(1e-3, 1e6 / 3600))
+      ->capture_default_str();
+  std::vector<std::string> policies(serverless_policy_names().begin(), serverless_policy_names().end());
+  cmd_->add_option("--policy", policy_, "serverless policy (swap policies)")
+      ->check(CLI::IsMember(policies))
+      ->capture_default_str();
   cmd_->add_option("--hardware", hardware_, "hardware preset of one node")->capture_default_str();
   cmd_->add_option("--rates", rates_, "per-function mean rates, req/min (invoc_pattern.txt)")->capture_default_str();
   cmd_->add_option("--shape", shape_, "Azure 2019 invocations file whose first row gives the daily shape")->capture_default_str();
-  cmd_->add_option("--seed", seed_, "root random seed")->capture_default_str();
+  cmd_->add_option("--seed", seed_, "root random seed")->check(unsigned64_check())->capture_default_str();
   cmd_->add_flag("--platform-path", platform_path_, "every copy and kernel through the platform (no closed form)");
 }
 

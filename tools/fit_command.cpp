@@ -3,6 +3,7 @@
 // writing; the fits themselves are models/calibration_data.
 #include "tools/fit_command.h"
 
+#include <array>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -102,6 +103,7 @@ void fit_one_log(const FitOptions& o, const HardwareSpec& hw, const std::string&
 int fit_nccl_tests_command(const FitOptions& o) {
   if (o.hardware.empty()) bad_argument("--hardware", "required with --nccl-tests (it names the GPUs)");
   if (o.out.empty()) bad_argument("--out", "required with --nccl-tests");
+  require_writable_target(o.out);  // before it is read as the calibration to extend
   const HardwareSpec hw = load_hardware_preset(o.hardware);
   models::Calibration c;
   if (std::filesystem::exists(o.out)) {
@@ -129,7 +131,8 @@ CLI::App* add_fit_subcommand(CLI::App& app, FitOptions& o) {
   cmd->add_option("--nccl-tests", o.nccl_tests, "fit the collective model to these nccl-tests logs instead (one group each)");
   cmd->add_option("--hardware", o.hardware, "hardware preset (default: from the measured GPU's name)");
   cmd->add_option("--op", o.op, "nccl-tests: all_reduce | all_gather | reduce_scatter | all_to_all | broadcast | reduce | send_recv (default: from each log)");
-  cmd->add_option("--gpus", o.gpus, "nccl-tests: ranks of the run (default: the log's rank lines)");
+  cmd->add_option("--gpus", o.gpus, "nccl-tests: ranks of the run (default: the log's rank lines)")
+      ->check(CLI::Range(int64_t{2}, int64_t{65536}));
   cmd->add_option("--out", o.out, "calibration file (default: results/calibration/<gpu>.yaml)");
   return cmd;
 }
@@ -148,6 +151,7 @@ int fit_command(const FitOptions& o) {
     return fit_nccl_tests_command(o);
   }
   if (o.dir.empty()) bad_argument("dir", "name the measurement folder (or --nccl-tests LOG)");
+  if (!o.out.empty()) require_writable_target(o.out);
   const std::vector<models::Measurement> rows = read_dir(o.dir);
   if (rows.empty()) bad_argument("dir", fmt::format("{}/measurements.csv has no rows", o.dir));
   const HardwareSpec hw = hardware_for(o.hardware, rows.front().provenance.gpu_name);
@@ -255,8 +259,15 @@ int validate_command(const ValidateOptions& o) {
   }
   json["families"] = table;
   const std::filesystem::path dir(o.dir);
-  write_file_atomically(dir / "validation.csv", csv);
-  write_file_atomically(dir / "validation.json", format_json(json));
+  // Both or neither: the JSON text is made (it may fail) and both files written before either is
+  // renamed into place.
+  const std::string json_text = format_json(json);
+  AtomicFileWriter csv_out(dir / "validation.csv");
+  AtomicFileWriter json_out(dir / "validation.json");
+  csv_out.stream() << csv;
+  json_out.stream() << json_text;
+  const std::array<AtomicFileWriter*, 2> outputs{&csv_out, &json_out};
+  commit_together(outputs);
   write_validation_report(dir);  // the page `parallax report DIR` would write (docs/reports.md)
   std::printf("wrote %s, %s and %s\n", (dir / "validation.csv").c_str(), (dir / "validation.json").c_str(),
               (dir / "report.html").c_str());

@@ -1,6 +1,7 @@
 // File: tools/parallax_main.cpp
 // The `parallax` command line: parses, calls the libraries, prints. Exit codes: 0 ok, 2 bad input
-// (the message names file:line:col and the key), 1 internal failure.
+// (the message names file:line:col and the key) or an output that cannot be written (the message
+// names the path and the reason), 1 internal failure.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -12,10 +13,15 @@
 
 #include "hw/hw_command.h"
 #include "models/calibration_data/data_error.h"
+#include "sim/engine/sim_time.h"
+#include "sim/io/input_file.h"
 #include "sim/platform/platform.h"
+#include "sim/report/output_error.h"
 #include "sim/scenario/input_error.h"
 #include "tools/bench_command.h"
+#include "tools/cli_checks.h"
 #include "tools/cli_suggestions.h"
+#include "tools/compare_command.h"
 #include "tools/fit_command.h"
 #include "tools/bench_scale.h"
 #include "tools/bench_serverless.h"
@@ -32,7 +38,9 @@ namespace {
 
 int guarded(const std::function<int()>& body) {
   try {
-    return body();
+    const int rc = body();
+    parallax::flush_standard_output();  // results lost to a failing stdout must not exit 0
+    return rc;
   } catch (const parallax::InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
@@ -40,6 +48,17 @@ int guarded(const std::function<int()>& body) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   } catch (const parallax::PlatformError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const parallax::TimeRangeError& e) {  // the input's figures, past what the loaders bound
+    std::fprintf(stderr,
+                 "error: %s: the scenario's times, rates or sizes take the run out of the clock's range "
+                 "(docs/reliability.md, Ranges)\n", e.what());
+    return 2;
+  } catch (const parallax::InputFileError& e) {  // a FIFO, device or directory as input; over a limit
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const parallax::OutputError& e) {  // an output that cannot be written: the environment
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   } catch (const std::exception& e) {
@@ -61,7 +80,7 @@ int main(int argc, char** argv) {
       "run", "Simulate a scenario (the embedded quickstart when FILE is omitted) and print its tables");
   run_cmd->add_option("file", run.scenario_path, "scenario YAML");
   run_cmd->add_option("--out", run.out_dir, parallax::run_out_help());
-  run_cmd->add_option("--seed", run.seed, "root random seed (overrides the scenario's)");
+  run_cmd->add_option("--seed", run.seed, "root random seed (overrides the scenario's)")->check(parallax::unsigned64_check());
   run_cmd->add_option("--set", run.overrides, "override a value: dotted.path=value (repeatable)")
       ->type_name("KEY=VALUE");
   run_cmd->add_flag("--quiet", run.quiet, "print nothing on success");
@@ -70,7 +89,9 @@ int main(int argc, char** argv) {
   bench_cmd->require_subcommand(1);
   uint64_t hold_events = 20'000'000;
   CLI::App* bench_engine = bench_cmd->add_subcommand("engine", "Engine events/s on the hold model (N = 1e3, 1e5, 1e6)");
-  bench_engine->add_option("--events", hold_events, "events fired per point")->capture_default_str();
+  bench_engine->add_option("--events", hold_events, "events fired per point")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000'000'000}))
+      ->capture_default_str();
   parallax::ScaleBenchmarks scale_bench(*bench_cmd);  // bench flows, bench overlap
   parallax::ServerlessBench serverless_bench(*bench_cmd);
 
@@ -80,7 +101,7 @@ int main(int argc, char** argv) {
   CLI::App* predict_coll = predict_cmd->add_subcommand("collective", "Time of one collective on a preset's ring");
   predict_coll->add_option("--hardware", pc.hardware, "hardware preset")->required();
   predict_coll->add_option("--op", pc.op, "all_reduce | all_gather | reduce_scatter | all_to_all | broadcast | reduce | send_recv")->required();
-  predict_coll->add_option("--gpus", pc.gpus, "GPUs 0..P-1")->required();
+  predict_coll->add_option("--gpus", pc.gpus, "GPUs 0..P-1")->required()->check(CLI::Range(int64_t{2}, int64_t{65536}));
   predict_coll->add_option("--bytes", pc.bytes, "nccl-tests' S, e.g. 64MiB")->required();
   predict_coll->add_option("--algo", pc.algo, "ring | double_ring | tree | p2p | auto")->capture_default_str();
   predict_coll->add_option("--protocol", pc.protocol, "LL | LL128 | Simple | auto")->capture_default_str();
@@ -89,17 +110,17 @@ int main(int argc, char** argv) {
   CLI::App* predict_ovl = predict_cmd->add_subcommand("overlap", "Every overlap strategy for one GEMM + collective");
   predict_ovl->add_option("--hardware", po.hardware, "hardware preset")->required();
   predict_ovl->add_option("--op", po.op, "ag_gemm | gemm_rs | gemm_ar")->required();
-  predict_ovl->add_option("--m", po.m, "GEMM rows (tokens)")->required();
-  predict_ovl->add_option("--n", po.n, "GEMM columns")->required();
-  predict_ovl->add_option("--k", po.k, "GEMM inner dimension")->required();
-  predict_ovl->add_option("--tp", po.tp, "tensor-parallel GPUs")->required();
+  predict_ovl->add_option("--m", po.m, "GEMM rows (tokens)")->required()->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
+  predict_ovl->add_option("--n", po.n, "GEMM columns")->required()->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
+  predict_ovl->add_option("--k", po.k, "GEMM inner dimension")->required()->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
+  predict_ovl->add_option("--tp", po.tp, "tensor-parallel GPUs")->required()->check(CLI::Range(int64_t{1}, int64_t{65536}));
 
   parallax::PredictSwapOptions ps;
   CLI::App* predict_swap = predict_cmd->add_subcommand("swap", "First-request latency with the model swapped in");
   predict_swap->add_option("--hardware", ps.hardware, "hardware preset")->required();
   predict_swap->add_option("--model", ps.model, "model catalog name, e.g. resnet152")->required();
   predict_swap->add_option("--path", ps.path, "pcie | nvlink | none")->capture_default_str();
-  predict_swap->add_option("--gpu", ps.gpu, "destination GPU")->capture_default_str();
+  predict_swap->add_option("--gpu", ps.gpu, "destination GPU")->check(CLI::Range(0, 65535))->capture_default_str();
   predict_swap->add_option("--loading", ps.loading, "pipelined | whole")->capture_default_str();
 
   parallax::SweepOptions sweep;
@@ -112,6 +133,8 @@ int main(int argc, char** argv) {
   CLI::App* validate_cmd = parallax::add_validate_subcommand(app, validate);
   parallax::ReportOptions report;
   CLI::App* report_cmd = parallax::add_report_subcommand(app, report);
+  parallax::CompareOptions compare;
+  CLI::App* compare_cmd = parallax::add_compare_subcommand(app, compare);
   parallax::ReferenceCommands reference;
   parallax::add_reference_subcommands(app, reference);
 
@@ -141,6 +164,7 @@ int main(int argc, char** argv) {
   if (fit_cmd->parsed()) return guarded([&] { return parallax::fit_command(fit); });
   if (validate_cmd->parsed()) return guarded([&] { return parallax::validate_command(validate); });
   if (report_cmd->parsed()) return guarded([&] { return parallax::report_command(report); });
+  if (compare_cmd->parsed()) return guarded([&] { return parallax::compare_command(compare); });
   if (const int rc = guarded([&] { return parallax::reference_command(app, reference); }); rc >= 0) return rc;
   if (hw_cmd->parsed()) return guarded([&] { return parallax::hw::hw_command(hw); });
   if (predict_coll->parsed()) return guarded([&] { return parallax::predict_collective_command(pc); });

@@ -1,6 +1,7 @@
 // File: tools/policy_summary.cpp
 #include "tools/policy_summary.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -28,6 +29,26 @@ bool traces_policy(const Scenario& sc, const RunOptions& options, const std::str
   return !options.out_dir.empty() && sc.output.trace && policy == trace_policy;
 }
 
+ChromeTraceOptions trace_options(const Scenario& sc) {
+  return ChromeTraceOptions{.max_records = static_cast<size_t>(sc.output.trace_limit)};
+}
+
+TracePhase log_phase(std::string name, const ActivityLog& log, size_t first, size_t last) {
+  TracePhase p{std::move(name), Time::max(), Time::zero()};
+  for (size_t i = first; i < std::min(last, log.records.size()); ++i) {
+    p.start = std::min(p.start, log.records[i].start);
+    p.end = std::max(p.end, log.records[i].end);
+  }
+  if (p.end < p.start) p.start = p.end = Time::zero();
+  return p;
+}
+
+void note_trace_cut(const ChromeTraceStats& stats) {
+  if (stats.truncated)
+    std::fprintf(stderr, "note: trace.json holds the first %zu of %zu activities (output.trace_limit; 0 = no limit)\n",
+                 stats.records_written, stats.records_total);
+}
+
 void write_policy_outputs(const Scenario& sc, const RunOptions& options, const nlohmann::ordered_json& summary,
                           double wall_s,
                           const ActivityLog* trace_log, const std::vector<ExtraOutputFile>& extra,
@@ -35,13 +56,8 @@ void write_policy_outputs(const Scenario& sc, const RunOptions& options, const n
   if (options.out_dir.empty()) return;
   const std::filesystem::path dir(options.out_dir);
   std::filesystem::create_directories(dir);
-  std::filesystem::remove(dir / "summary.json");
-  std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
   if (sc.output.trace && trace_log != nullptr) {
-    const ChromeTraceStats st = write_chrome_trace_file(dir / "trace.json", *trace_log, {}, annotations);
-    if (st.truncated)
-      std::fprintf(stderr, "note: trace.json holds the first %zu of %zu activities\n", st.records_written,
-                   st.records_total);
+    note_trace_cut(write_chrome_trace_file(dir / "trace.json", *trace_log, trace_options(sc), annotations));
   }
   for (const ExtraOutputFile& f : extra) write_file_atomically(dir / f.name, f.contents);
   write_timing_json(dir, timing_json(wall_s));

@@ -5,7 +5,8 @@
 # errors, every plot (<svg>) is laid out with a non-zero width and height, the plots each page
 # must have are there (by figure title, each with its own laid-out plot), and a screenshot comes
 # out as a PNG. Pages: the quickstart (transfers), overlap end to end, serverless, colocate,
-# multiplex and a small sweep. Exit 77 (meson: skipped) when chromium or chromedriver is not installed
+# multiplex, a small sweep and a parallax compare of two colocate runs. Exit 77 (meson: skipped)
+# when chromium or chromedriver is not installed
 # (tools/install-debian-packages.sh installs both).
 # Usage: report_browser_test.py PARALLAX_BIN SOURCE_DIR [SCREENSHOT_DIR]
 import base64
@@ -46,6 +47,7 @@ EXPECTED_FIGURES = {
                  "SM and bandwidth shares over time: mig"],
     "multiplex": ["SM utilisation over time: elastic", "HBM bandwidth utilisation over time: mig",
                   "Batch fill per service and policy"],
+    "compare": ["policies.*.ls_p99_latency_s", "Top-level summary fields that differ"],
 }
 
 
@@ -68,6 +70,14 @@ def make_outputs(bin_path, source, work):
                 "  - cartesian: {workload.collectives.0.bytes: [1MiB, 64MiB]}\n")
     subprocess.run([bin_path, "sweep", sweep, "--out", os.path.join(work, "sweep"), "--quiet", "-j", "1"], check=True)
     pages["sweep"] = os.path.join(work, "sweep", "report.html")
+    # parallax compare: the colocate run against one at a higher LS rate.
+    colocate_b = os.path.join(work, "colocate-b")
+    subprocess.run([bin_path, "run", os.path.join(source, "scenarios/colocate/sgdrc-h200.yaml"), "--out", colocate_b,
+                    "--quiet", "--set", "workload.ls.arrivals.rate_per_s=1500", "--set", "output.trace=false"],
+                   check=True)
+    subprocess.run([bin_path, "compare", os.path.join(work, "colocate"), colocate_b, "--out",
+                    os.path.join(work, "compare")], check=True, stdout=subprocess.DEVNULL)
+    pages["compare"] = os.path.join(work, "compare", "report.html")
     return pages
 
 

@@ -159,6 +159,13 @@ TEST(ReportCli, Sweep) {
   EXPECT_NE(html.find("8 of 8 points"), std::string::npos);
   ASSERT_EQ(parallax("report " + (dir / "out").string()), 0);
   EXPECT_EQ(read_file(dir / "out" / "report.html"), html);
+  // Chosen metrics and log axes; an unknown metric is bad input.
+  ASSERT_EQ(parallax("report " + (dir / "out").string() + " --metric makespan_s --log-x --log-y"), 0);
+  const std::string chosen = read_file(dir / "out" / "report.html");
+  check_page(chosen, 1);
+  EXPECT_NE(chosen.find("x log, y log (as asked)"), std::string::npos);
+  EXPECT_NE(chosen.find("chosen with --metric"), std::string::npos);
+  EXPECT_EQ(WEXITSTATUS(parallax("report " + (dir / "out").string() + " --metric no_such_column 2> /dev/null")), 2);
   fs::remove_all(dir);
 }
 

@@ -50,7 +50,8 @@ std::string kernels_csv(const ColocationNode& node, const ActivityLog& log) {
 // trace.json's additions for the traced policy: each LS request as a slice with arrows to its
 // kernels, and counters on gpu0 stepping at every kernel start: the SMs it was given and its
 // slowdown (actual / isolated on the whole GPU, as in kernels.csv), for LS and BE apart. Every
-// kernel's slice carries its partition (the platform's arg) and, from here, the kernels.csv
+// kernel goes on gpu0's "LS kernels" or "BE kernels" thread, whatever partitions the policy made,
+// and its slice carries its partition (the platform's arg) and, from here, the kernels.csv
 // columns: sms, solo_s, slowdown, alpha and eviction_wait_s (docs/colocate.md, Timeline).
 TraceAnnotations annotations_of(const ColocationNode& node, const ActivityLog& log) {
   TraceAnnotations a;
@@ -73,7 +74,8 @@ TraceAnnotations annotations_of(const ColocationNode& node, const ActivityLog& l
     slow[n.ls].samples.push_back({r.start, slowdown});
     a.activity_args.push_back({n.activity,
                                {{"sms", static_cast<double>(n.sms)}, {"solo_s", n.solo_s}, {"slowdown", slowdown}, {"alpha", n.alpha},
-                                {"eviction_wait_s", n.wait_s}}});
+                                {"eviction_wait_s", n.wait_s}},
+                               n.ls ? "LS kernels" : "BE kernels"});
   }
   for (TraceCounter* c : {&sms[1], &slow[1], &sms[0], &slow[0]}) {
     std::stable_sort(c->samples.begin(), c->samples.end(),
@@ -210,10 +212,9 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
     }
     if (traced) {
       std::ostringstream trace;
-      const ChromeTraceStats st = write_chrome_trace(trace, trace_log, {}, annotations_of(node, trace_log));
-      if (st.truncated)
-        std::fprintf(stderr, "note: trace.json holds the first %zu of %zu activities\n", st.records_written,
-                     st.records_total);
+      TraceAnnotations notes = annotations_of(node, trace_log);
+      notes.phases.push_back(log_phase("policy " + name, trace_log));
+      note_trace_cut(write_chrome_trace(trace, trace_log, trace_options(sc), notes));
       extra.push_back({"trace.json", trace.str()});
       extra.push_back({"kernels.csv", kernels_csv(node, trace_log)});
     }

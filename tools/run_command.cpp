@@ -2,6 +2,7 @@
 #include "tools/run_command.h"
 
 #include <fmt/format.h>
+#include <fmt/std.h>
 
 #include <unistd.h>
 
@@ -21,6 +22,7 @@
 #include "tools/run_cluster_packing.h"
 #include "tools/run_colocate.h"
 #include "tools/run_multiplex.h"
+#include "tools/policy_summary.h"
 #include "tools/run_overlap.h"
 #include "tools/run_progress.h"
 #include "tools/run_report.h"
@@ -59,6 +61,19 @@ RunSummary summarise(const Scenario& sc, const Engine& engine, const SimPlatform
   return s;
 }
 
+// The folder of a run is new or a directory. Its summary.json and report.html (derived from it) go
+// before anything else, so that a run that fails, even while loading, never leaves an earlier
+// summary looking complete; every runner writes them last. A run killed earlier may have left
+// NAME.tmp.PID there; nothing writes there yet.
+void begin_run_folder(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+    throw OutputError(fmt::format("--out {}: exists and is not a folder", dir));
+  remove_stale_temporaries(dir);
+  std::filesystem::remove(dir / "summary.json");
+  std::filesystem::remove(dir / "report.html");
+}
+
 }  // namespace
 
 std::string run_out_help() {
@@ -75,12 +90,11 @@ int run_command(const RunOptions& given) {
                        !given.quiet && ::isatty(::fileno(stderr)) != 0);
   RunOptions options = given;
   options.progress = &progress;
+  if (!options.out_dir.empty()) begin_run_folder(options.out_dir);
   Scenario sc = options.scenario_path.empty()
                     ? load_scenario_text(embedded_quickstart(), std::string(kQuickstartSource), options.overrides)
                     : load_scenario_file(options.scenario_path, options.overrides);
   if (options.seed) sc.seed = *options.seed;
-  // A run killed earlier may have left NAME.tmp.PID in the folder; nothing writes there yet.
-  if (!options.out_dir.empty()) remove_stale_temporaries(options.out_dir);
   if (sc.workload_kind == "overlap") return run_overlap(sc, options);
   if (sc.workload_kind == "serverless") return run_serverless(sc, options);
   if (sc.workload_kind == "colocate" || sc.workload_kind == "multiplex" || sc.workload_kind == "cluster_packing") {
@@ -112,15 +126,10 @@ int run_command(const RunOptions& given) {
   if (!options.out_dir.empty()) {
     const std::filesystem::path dir(options.out_dir);
     std::filesystem::create_directories(dir);
-    // summary.json goes last: its presence says the directory is complete.
-    std::filesystem::remove(dir / "summary.json");
-    std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
+    // summary.json goes last: its presence says the directory is complete (begin_run_folder).
     if (sc.output.activities_csv) write_activities_csv_file(dir / "activities.csv", log);
     if (sc.output.trace) {
-      const ChromeTraceStats st = write_chrome_trace_file(dir / "trace.json", log);
-      if (st.truncated)
-        std::fprintf(stderr, "note: trace.json holds the first %zu of %zu activities\n", st.records_written,
-                     st.records_total);
+      note_trace_cut(write_chrome_trace_file(dir / "trace.json", log, trace_options(sc)));
     }
     write_timing_json(dir, timing_json(wall_s, summary.makespan.to_seconds(), static_cast<double>(summary.events)));
     write_json_atomically(dir / "summary.json", to_json(summary));

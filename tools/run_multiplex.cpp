@@ -232,7 +232,10 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
       p["resize_wait_s"] = wait;
       if (traced) trace_shares = el->changes();
     }
-    if (traced) trace_notes = share_counters(services, *policy, trace_shares, mgpu);
+    if (traced) {
+      trace_notes = share_counters(services, *policy, trace_shares, mgpu);
+      trace_notes.phases.push_back(log_phase("policy " + name, trace_log));
+    }
     nlohmann::ordered_json& per = p["services"];
     for (size_t i = 0; i < services.size(); ++i) per[services[i].name] = to_json(m.services[i]);
     policies[name] = p;

@@ -21,6 +21,7 @@
 #include "sim/report/json_output.h"
 #include "sim/report/run_timing.h"
 #include "tools/overlap_des.h"
+#include "tools/policy_summary.h"
 #include "tools/run_overlap_e2e.h"
 #include "tools/run_progress.h"
 #include "tools/run_report.h"
@@ -37,15 +38,24 @@ double simulate(const HardwareSpec& hw, const models::OverlapProblem& p, const O
   return run_overlap_schedule_s(hw, g.order, overlap_schedule(p, g, params, s, degree), log);
 }
 
-// trace.json: the four strategies of one configuration (InterDecom at d*), one after another.
+// trace.json: the four strategies of one configuration (InterDecom at d*), one after another,
+// each a phase.
 void write_trace(const Scenario& sc, const OverlapGridPoint& pt, const models::OverlapParams& params,
                  const std::filesystem::path& path) {
   const OverlapGroup g = overlap_group(sc.hardware, pt.problem.tp);
   const models::OverlapPrediction analytic = models::predict_overlap(pt.problem, g.machine, params);
   ActivityLog log;
-  for (const models::StrategyEstimate& e : analytic.strategies)
-    simulate(sc.hardware, pt.problem, g, params, e.strategy, e.degree > 0 ? e.degree : 1, &log);
-  write_chrome_trace_file(path, log);
+  TraceAnnotations notes;
+  for (const models::StrategyEstimate& e : analytic.strategies) {
+    const size_t first = log.records.size();
+    const int64_t degree = e.degree > 0 ? e.degree : 1;
+    simulate(sc.hardware, pt.problem, g, params, e.strategy, degree, &log);
+    notes.phases.push_back(log_phase(e.strategy == OverlapStrategy::interdecom
+                                         ? fmt::format("strategy interdecom (d={})", degree)
+                                         : fmt::format("strategy {}", models::to_string(e.strategy)),
+                                     log, first));
+  }
+  note_trace_cut(write_chrome_trace_file(path, log, trace_options(sc), notes));
 }
 
 struct ConfigResult {
@@ -161,8 +171,6 @@ int run_overlap(const Scenario& sc, const RunOptions& options) {
   if (!options.out_dir.empty()) {
     const std::filesystem::path dir(options.out_dir);
     std::filesystem::create_directories(dir);
-    std::filesystem::remove(dir / "summary.json");
-    std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
     AtomicFileWriter csv(dir / "results.csv");
     std::ostream& o = csv.stream();
     o << "hardware,op,tp,hidden,layer,m,n,k";

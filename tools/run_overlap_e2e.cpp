@@ -21,6 +21,7 @@
 #include "sim/report/json_output.h"
 #include "sim/report/run_timing.h"
 #include "tools/overlap_des.h"
+#include "tools/policy_summary.h"
 #include "tools/run_progress.h"
 #include "tools/version.h"
 
@@ -47,17 +48,24 @@ struct E2eResult {
 
 // Both plans op by op; a lone kernel or a pair the selector leaves sequential runs once. With
 // `log`, the baseline layer and then the selected layer are appended to it.
+// With `log`, every op's baseline and selected schedule go into it, and `op_starts` (if set) gets
+// the position in log->records where each of those runs begins (the baselines first).
 void simulate_layer(const HardwareSpec& hw, const OverlapGroup& g, const models::OverlapParams& params,
-                    E2eResult& r, ActivityLog* log) {
+                    E2eResult& r, ActivityLog* log, std::vector<size_t>* op_starts = nullptr) {
+  const auto mark = [&] {
+    if (log != nullptr && op_starts != nullptr) op_starts->push_back(log->records.size());
+  };
   r.des.assign(r.ops.size(), {});
   for (size_t i = 0; i < r.ops.size(); ++i) {
     const models::LayerOp& op = r.ops[i];
+    mark();
     r.des[i].baseline_s =
         run_overlap_schedule_s(hw, g.order, layer_op_schedule(op, g, params, OverlapStrategy::sequential, 1), log);
   }
   for (size_t i = 0; i < r.ops.size(); ++i) {
     const models::LayerOpCost& c = r.analytic.ops[i];
     const bool same = !r.ops[i].pair || c.selected == OverlapStrategy::sequential;
+    mark();
     r.des[i].selected_s =
         same && log == nullptr
             ? r.des[i].baseline_s
@@ -185,8 +193,6 @@ int run_overlap_end_to_end(const Scenario& sc, const RunOptions& options) {
   if (!options.out_dir.empty()) {
     const std::filesystem::path dir(options.out_dir);
     std::filesystem::create_directories(dir);
-    std::filesystem::remove(dir / "summary.json");
-    std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
     std::filesystem::remove(dir / "trace.json");
     write_results_csv(dir / "results.csv", sc.hardware.name, results);
     write_ops_csv(dir / "ops.csv", sc.hardware.name, results);
@@ -194,8 +200,18 @@ int run_overlap_end_to_end(const Scenario& sc, const RunOptions& options) {
     if (sc.output.trace && traced < results.size()) {
       E2eResult copy = results[traced];
       ActivityLog log;
-      simulate_layer(sc.hardware, overlap_group(sc.hardware, copy.tp), params, copy, &log);
-      write_chrome_trace_file(dir / "trace.json", log);
+      std::vector<size_t> op_starts;  // where each (pass, op) run begins in log.records
+      simulate_layer(sc.hardware, overlap_group(sc.hardware, copy.tp), params, copy, &log, &op_starts);
+      TraceAnnotations notes;  // a phase per op run: the baselines, then the selected strategies
+      for (size_t i = 0; i < op_starts.size(); ++i) {
+        const size_t op = i % copy.ops.size();
+        const std::string what =
+            i < copy.ops.size() ? std::string("baseline")
+                                : fmt::format("selected {}", models::to_string(copy.analytic.ops[op].selected));
+        notes.phases.push_back(log_phase(fmt::format("{} {}", copy.ops[op].label, what), log, op_starts[i],
+                                         i + 1 < op_starts.size() ? op_starts[i + 1] : log.records.size()));
+      }
+      note_trace_cut(write_chrome_trace_file(dir / "trace.json", log, trace_options(sc), notes));
     }
     write_timing_json(dir, timing);
     write_json_atomically(dir / "summary.json", summary);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/overlap_selector.h"
+#include "sim/io/input_file.h"
 #include "sim/policies/overlap/overlap_grid.h"
 #include "sim/policies/overlap/overlap_machine.h"
 #include "sim/policies/overlap/overlap_schedule.h"
@@ -21,12 +22,7 @@ namespace parallax {
 
 namespace {
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read_text(const std::filesystem::path& path) { return read_input_file(path.string()); }
 
 // A CSV the run may not have written (an older directory): empty when absent.
 CsvTable optional_csv(const std::filesystem::path& path) {
@@ -71,8 +67,10 @@ void write_run_report(const Scenario& sc, const RunOptions& options) {
   const nlohmann::ordered_json summary = nlohmann::ordered_json::parse(read_text(dir / "summary.json"));
   HtmlReport page;
   if (sc.workload_kind == "serverless") {
+    const int64_t gpus = static_cast<int64_t>(sc.hardware.gpus.size()) * sc.serverless.nodes;
     page = serverless_report_page(summary, parse_csv(read_text(dir / "function_latency.csv")),
-                                  optional_csv(dir / "timeline.csv"));
+                                  optional_csv(dir / "timeline.csv"),
+                                  {gpus, sc.serverless.reserve_GiB * 1073741824.0 * static_cast<double>(gpus)});
   } else if (sc.workload_kind == "overlap" && sc.overlap.mode != "end_to_end") {
     const CsvTable results = parse_csv(read_text(dir / "results.csv"));
     page = overlap_report_page(summary, results, degree_curve(sc, results));

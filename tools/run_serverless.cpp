@@ -18,6 +18,7 @@
 #include "sim/report/json_output.h"
 #include "sim/report/run_timing.h"
 #include "sim/workload/trace_source.h"
+#include "tools/policy_summary.h"
 #include "tools/run_progress.h"
 #include "tools/run_report.h"
 #include "tools/serverless_sim.h"
@@ -114,9 +115,7 @@ ServerlessSummary run_policy(const Scenario& sc, const std::string& name, std::s
   ServerlessSummary s = simulate_serverless(setup, arrivals, nullptr, nullptr, [&](std::span<const ServerlessNode* const> nodes) {
     if (timeline != nullptr) samples = collect_timeline(nodes);
     if (trace.empty()) return;
-    const ChromeTraceStats st = write_serverless_trace(trace, nodes, sc.hardware.gpus.at(0).model);
-    if (st.truncated)
-      std::fprintf(stderr, "note: trace.json holds the first %zu of %zu activities\n", st.records_written, st.records_total);
+    note_trace_cut(write_serverless_trace(trace, nodes, sc.hardware, name, trace_options(sc)));
   });
   if (timeline != nullptr) {
     samples.policy = s.policy;
@@ -171,8 +170,6 @@ int run_serverless(const Scenario& sc, const RunOptions& options) {
       csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", s.policy, f.name, f.model, f.arrived, f.finished,
                          f.dropped, f.cold_starts, f.p50_s, f.p98_s, f.p99_s, f.mean_queue_s, f.slo_s, f.compliant ? 1 : 0);
   if (!options.out_dir.empty()) {
-    std::filesystem::remove(dir / "summary.json");
-    std::filesystem::remove(dir / "report.html");  // derived from summary.json, rewritten after it
     write_file_atomically(dir / "function_latency.csv", csv);
     write_file_atomically(dir / "timeline.csv", timeline_csv(timeline));
     write_timing_json(dir, timing_json(wall_s));

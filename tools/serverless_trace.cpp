@@ -5,14 +5,29 @@
 
 #include <algorithm>
 
+#include "sim/engine/engine.h"
+#include "sim/platform/sim_platform.h"
+
 namespace parallax {
 
 ChromeTraceStats write_serverless_trace(const std::filesystem::path& path, std::span<const ServerlessNode* const> nodes,
-                                        const std::string& gpu_model) {
+                                        const HardwareSpec& hardware, const std::string& policy,
+                                        const ChromeTraceOptions& options) {
   ActivityLog log;
   TraceAnnotations notes;
   const int gpus = static_cast<int>(nodes.front()->pool_samples().size());
-  log.gpu_models.assign(static_cast<size_t>(gpus) * nodes.size(), gpu_model);
+  // The link directions and routes of one node, from the platform every node is a copy of; node
+  // n's directions follow node n-1's, named "node<n> ..." when there are several nodes.
+  Engine engine;
+  ActivityLog one_node;
+  SimPlatform platform(engine, hardware, &one_node);
+  Topology& topo = platform.topology();
+  const size_t per_node = one_node.link_directions.size();
+  for (size_t n = 0; n < nodes.size(); ++n)
+    for (const LinkDirectionInfo& d : one_node.link_directions)
+      log.link_directions.push_back(
+          {nodes.size() > 1 ? fmt::format("node{} {}", n, d.name) : d.name, d.link_kind, d.bandwidth_Bps});
+  log.gpu_models.assign(static_cast<size_t>(gpus) * nodes.size(), hardware.gpus.at(0).model);
   for (size_t n = 0; n < nodes.size(); ++n) {
     const ServerlessNode& node = *nodes[n];
     const int base = static_cast<int>(n) * gpus;
@@ -31,6 +46,9 @@ ChromeTraceStats write_serverless_trace(const std::filesystem::path& path, std::
         c.issued = c.start = r.dispatch;
         c.end = r.loaded;
         c.bytes = static_cast<double>(node.models()[f.model].param_bytes);
+        const int from = r.swap == SwapSource::host ? topo.host_node(0) : topo.gpu_node(r.source);
+        for (uint32_t d : topo.route(from, topo.gpu_node(r.gpu)).directions)
+          c.links.push_back(static_cast<int>(n * per_node + d));
         log.records.push_back(std::move(c));
       }
       ActivityRecord k;
@@ -56,7 +74,10 @@ ChromeTraceStats write_serverless_trace(const std::filesystem::path& path, std::
   std::stable_sort(log.records.begin(), log.records.end(),
                    [](const ActivityRecord& a, const ActivityRecord& b) { return a.start < b.start; });
   for (size_t i = 0; i < log.records.size(); ++i) log.records[i].id = i + 1;
-  return write_chrome_trace_file(path, log, {}, notes);
+  TracePhase phase{"policy " + policy, Time::zero(), Time::zero()};
+  for (const ActivityRecord& r : log.records) phase.end = std::max(phase.end, r.end);
+  notes.phases.push_back(std::move(phase));
+  return write_chrome_trace_file(path, log, options, notes);
 }
 
 }  // namespace parallax

@@ -14,6 +14,8 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/engine/sim_time.h"
+#include "sim/io/input_file.h"
 #include "sim/platform/platform.h"
 #include "sim/report/run_timing.h"
 #include "sim/scenario/scenario_loader.h"
@@ -67,11 +69,9 @@ std::vector<uint64_t> validate_points(const SweepSpec& spec, const std::vector<c
 }
 
 nlohmann::ordered_json read_json_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{} was not written", path.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  return nlohmann::ordered_json::parse(text.str());
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw std::runtime_error(fmt::format("{} was not written", path.string()));
+  return nlohmann::ordered_json::parse(read_input_file(path.string()));
 }
 
 std::optional<double> number_at(const nlohmann::ordered_json& j, const char* key) {
@@ -94,6 +94,9 @@ ManifestEntry run_point(const SweepSpec& spec, const SweepPlan& plan, uint64_t s
     rc = run_command(run);
   } catch (const PlatformError& e) {  // the machine a point describes cannot be built: bad input
     throw InputError(SourceLocation{spec.source, 0, 0}, "", e.what());
+  } catch (const TimeRangeError& e) {  // the point's figures take its run past the clock: bad input
+    throw InputError(SourceLocation{spec.source, 0, 0}, "",
+                     fmt::format("point {}: {} (docs/reliability.md, Ranges)", p.index, e.what()));
   }
   const double wall_s = clock.elapsed_s();
   if (rc != 0) throw std::runtime_error(fmt::format("point {}: the run exited with code {}", p.index, rc));
@@ -137,7 +140,8 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& o) {
   CLI::App* cmd = app.add_subcommand("sweep", "Run every point of a sweep file (resumable; docs/sweeps.md)");
   cmd->add_option("file", o.sweep_path, "sweep YAML: base scenario + axes")->required();
   cmd->add_option("--out", o.out_dir, "output folder (default: <file stem>-sweep)");
-  cmd->add_option("-j,--jobs", o.jobs, "worker threads (default: one per hardware thread)");
+  cmd->add_option("-j,--jobs", o.jobs, "worker threads (default: one per hardware thread)")
+      ->check(CLI::Range(size_t{1}, size_t{4096}));
   cmd->add_option("--shard", o.shard, "run points with index mod N == I (default: SLURM_ARRAY_TASK_*)")
       ->type_name("I/N");
   cmd->add_flag("--list", o.list, "print index, hash and overrides of each point; run nothing");

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "models/calibration_data/data_error.h"
+#include "sim/io/input_file.h"
 
 namespace parallax::models {
 
@@ -216,6 +217,9 @@ class RowReader {
     if (f[4].empty()) fail(line, "empty unit");
     m.unit = std::string(f[4]);
     if (m.unit == "s" && !(m.value > 0.0)) fail(line, fmt::format("a time must be > 0 s, got {}", f[3]));
+    // The longest a scenario may simulate (sim/scenario/input_limits.h; models/ cannot include it):
+    // a longer "measurement" would fit figures that take the clock out of its range.
+    if (m.unit == "s" && m.value > 1e6) fail(line, fmt::format("a time must be at most 1e6 s, got {}", f[3]));
     const auto reps = parse_integer(f[5]);
     if (!reps || *reps < 1 || *reps > 1'000'000'000)
       fail(line, fmt::format("reps must be an integer >= 1, got '{}'", f[5]));
@@ -334,11 +338,13 @@ std::vector<Measurement> parse_measurements_csv(std::string_view text, const std
 }
 
 std::vector<Measurement> read_measurements_csv(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DataError(path, 0, "cannot open the measurement CSV");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_measurements_csv(text.str(), path);
+  std::string text;
+  try {
+    text = read_input_file(path);
+  } catch (const InputFileError& e) {
+    throw DataError(path, 0, e.reason());
+  }
+  return parse_measurements_csv(text, path);
 }
 
 std::string format_measurements_csv(const std::vector<Measurement>& rows) {

@@ -4,6 +4,9 @@
 
 #include <stdexcept>
 
+#include <fmt/format.h>
+
+#include "models/calibration_data/data_error.h"
 #include "models/protocol_fit.h"
 
 namespace parallax::models {
@@ -15,7 +18,11 @@ std::vector<TimedSize> usable_rows(const NcclTestsLog& log) {
   for (const NcclTestsRow& r : log.rows)
     if (!r.out_of_place.wrong && r.out_of_place.time_s > 0 && r.bytes > 0)
       samples.push_back({r.bytes, r.out_of_place.time_s});
-  if (samples.size() < 4) throw std::invalid_argument("fit_nccl_tests: fewer than 4 usable rows");
+  // A user's log, not a caller's mistake: located, so the command line exits 2.
+  if (samples.size() < 4)
+    throw DataError(log.path, log.rows.empty() ? 0 : log.rows.back().line,
+                    fmt::format("{} usable rows (out-of-place time > 0, #wrong 0) of {}; a fit needs at least 4 sizes",
+                                samples.size(), log.rows.size()));
   return samples;
 }
 

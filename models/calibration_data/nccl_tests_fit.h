@@ -23,7 +23,8 @@ struct NcclTestsFit {
 };
 
 // `link_Bps` is recorded (the preset's per-GPU link, for reference); the fit does not use it.
-// Throws std::invalid_argument for fewer than 4 usable rows or ranks < 2.
+// Throws DataError (the log, located at its last row) for fewer than 4 usable rows, and
+// std::invalid_argument for ranks < 2 (the caller checks it).
 NcclTestsFit fit_nccl_tests(const NcclTestsLog& log, CollectiveOp op, int ranks, double link_Bps);
 
 // Refit on the rows whose index i (sizes ascending, usable rows only) has i % every != every − 1

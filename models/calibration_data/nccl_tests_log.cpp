@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "models/calibration_data/data_error.h"
+#include "sim/io/input_file.h"
 
 namespace parallax::models {
 
@@ -230,11 +231,13 @@ NcclTestsLog parse_nccl_tests_log(std::string_view text, const std::string& path
 }
 
 NcclTestsLog read_nccl_tests_log(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DataError(path, 0, "cannot open the nccl-tests log");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_nccl_tests_log(text.str(), path);
+  std::string text;
+  try {
+    text = read_input_file(path);
+  } catch (const InputFileError& e) {
+    throw DataError(path, 0, e.reason());
+  }
+  return parse_nccl_tests_log(text, path);
 }
 
 }  // namespace parallax::models

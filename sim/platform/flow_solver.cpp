@@ -474,8 +474,11 @@ void FlowSolver::update_group_completion(GroupId gid) {
   int64_t finish = g.last_ps;
   if (left > 0) {
     const double dt_ps = std::nearbyint(left / g.lambda * kPsPerSecond);
+    // A completion past the clock's range is a wrong result if saturated (it would end at the
+    // clock's last picosecond): refuse it (the loaders bound what reaches here, input_limits.h).
     const double room = static_cast<double>(Time::max().ps() - g.last_ps);
-    finish = dt_ps >= room ? Time::max().ps() : g.last_ps + static_cast<int64_t>(dt_ps);
+    if (!(dt_ps < room)) throw TimeRangeError("an activity would finish past the clock's range (±9.2e6 s)");
+    finish = g.last_ps + static_cast<int64_t>(dt_ps);
   }
   completions_.set(gid, finish);
 }

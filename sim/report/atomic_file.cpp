@@ -1,12 +1,14 @@
 // File: sim/report/atomic_file.cpp
 #include "sim/report/atomic_file.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <stdexcept>
+#include <streambuf>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -14,11 +16,6 @@
 
 namespace parallax {
 namespace {
-
-std::system_error io_error(std::string_view what, const std::filesystem::path& path, int err) {
-  return std::system_error(err != 0 ? err : EIO, std::generic_category(),
-                           fmt::format("{} {}", what, path));
-}
 
 std::filesystem::path temp_path_for(const std::filesystem::path& path) {
   std::filesystem::path temp = path;
@@ -28,26 +25,70 @@ std::filesystem::path temp_path_for(const std::filesystem::path& path) {
 
 }  // namespace
 
+class AtomicFileWriter::Buffer final : public std::streambuf {
+ public:
+  explicit Buffer(int fd) : fd_(fd), data_(kSize) { setp(data_.data(), data_.data() + data_.size()); }
+  ~Buffer() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  // Writes what is buffered and closes; returns the errno of the first failure, 0 when none.
+  int close() {
+    drain();
+    if (fd_ >= 0 && ::close(fd_) != 0 && error_ == 0) error_ = errno;
+    fd_ = -1;
+    return error_;
+  }
+
+ protected:
+  int_type overflow(int_type ch) override {
+    if (!drain()) return traits_type::eof();
+    if (!traits_type::eq_int_type(ch, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(ch);
+      pbump(1);
+    }
+    return traits_type::not_eof(ch);
+  }
+  int sync() override { return drain() ? 0 : -1; }
+
+ private:
+  static constexpr size_t kSize = size_t{1} << 16;
+  bool drain() {
+    const char* at = pbase();
+    auto left = static_cast<size_t>(pptr() - pbase());
+    while (left > 0 && error_ == 0 && fd_ >= 0) {
+      const ssize_t n = ::write(fd_, at, left);
+      if (n < 0) {
+        if (errno != EINTR) error_ = errno;
+        continue;
+      }
+      at += n;
+      left -= static_cast<size_t>(n);
+    }
+    setp(data_.data(), data_.data() + data_.size());
+    return error_ == 0;
+  }
+  int fd_;
+  int error_ = 0;
+  std::vector<char> data_;
+};
+
 AtomicFileWriter::AtomicFileWriter(std::filesystem::path path)
-    : path_(std::move(path)), temp_path_(temp_path_for(path_)) {
-  if (path_.filename().empty()) {
-    throw std::invalid_argument(fmt::format("cannot write to {}: not a file name", path_));
-  }
-  std::error_code ec;
-  if (std::filesystem::is_directory(path_, ec)) {
-    throw io_error("cannot write: is a directory:", path_, EISDIR);
-  }
+    : path_(std::move(path)), temp_path_(temp_path_for(path_)), out_(nullptr) {
+  if (path_.filename().empty()) throw OutputError(fmt::format("cannot write to {}: not a file name", path_));
+  require_writable_target(path_);
   const std::filesystem::path dir = path_.parent_path();
   if (!dir.empty()) {
+    std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) throw io_error("cannot create the directory for", path_, ec.value());
+    if (ec) throw output_error("cannot create the directory for", path_, ec.value());
   }
-  errno = 0;
-  out_.open(temp_path_, std::ios::binary | std::ios::trunc);
-  if (!out_.is_open()) {
-    const int err = errno;
-    throw io_error("cannot open for writing", temp_path_, err);
-  }
+  const int fd = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) throw output_error("cannot open for writing", temp_path_, errno);
+  buffer_ = std::make_unique<Buffer>(fd);
+  out_.rdbuf(buffer_.get());
 }
 
 AtomicFileWriter::~AtomicFileWriter() {
@@ -55,29 +96,42 @@ AtomicFileWriter::~AtomicFileWriter() {
 }
 
 void AtomicFileWriter::discard() noexcept {
-  if (out_.is_open()) out_.close();
+  if (buffer_) buffer_->close();
   std::error_code ignored;
   std::filesystem::remove(temp_path_, ignored);
 }
 
-void AtomicFileWriter::commit() {
-  if (committed_) throw std::logic_error(fmt::format("{} committed twice", path_));
-  errno = 0;
+void AtomicFileWriter::finish() {
+  if (committed_ || finished_) throw std::logic_error(fmt::format("{} committed twice", path_));
   out_.flush();
-  const bool written = static_cast<bool>(out_);
-  const int flush_err = errno;
-  out_.close();
-  if (!written || out_.fail()) {
+  const bool stream_ok = static_cast<bool>(out_);
+  const int err = buffer_->close();
+  if (err != 0 || !stream_ok) {
     discard();
-    throw io_error("write failed for", path_, flush_err);
+    throw output_error("write failed for", path_, err);
   }
-  std::error_code ec;
-  std::filesystem::rename(temp_path_, path_, ec);
-  if (ec) {
+  finished_ = true;
+}
+
+void AtomicFileWriter::publish() {
+  if (committed_ || !finished_) throw std::logic_error(fmt::format("{} published before finish() or twice", path_));
+  require_writable_target(path_);  // something else may have appeared there meanwhile
+  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+    const int err = errno;
     discard();
-    throw io_error("cannot rename the temporary file onto", path_, ec.value());
+    throw output_error("cannot rename the temporary file onto", path_, err);
   }
   committed_ = true;
+}
+
+void AtomicFileWriter::commit() {
+  finish();
+  publish();
+}
+
+void commit_together(std::span<AtomicFileWriter* const> outputs) {
+  for (AtomicFileWriter* out : outputs) out->finish();
+  for (AtomicFileWriter* out : outputs) out->publish();
 }
 
 bool is_atomic_temporary_name(std::string_view file_name) {

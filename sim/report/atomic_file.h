@@ -6,9 +6,12 @@
 #pragma once
 
 #include <filesystem>
-#include <fstream>
+#include <memory>
 #include <ostream>
+#include <span>
 #include <string_view>
+
+#include "sim/report/output_error.h"
 
 namespace parallax {
 
@@ -25,8 +28,9 @@ bool is_atomic_temporary_name(std::string_view file_name);
 size_t remove_stale_temporaries(const std::filesystem::path& dir);
 
 // Writes `contents` to `path` atomically. Creates the parent directory if missing. Throws
-// std::system_error (or std::filesystem::filesystem_error) naming the path on any failure; the
-// temporary file is removed and an existing `path` is left untouched.
+// OutputError naming the path and the system's reason on any failure (a `path` that exists and is
+// not a regular file is refused before anything is written); the temporary file is removed and an
+// existing `path` is left untouched.
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents);
 
 // Streaming variant, for outputs too large to hold in memory (trace.json, activities.csv):
@@ -35,8 +39,10 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
 //   write_activities_csv(out.stream(), log);
 //   out.commit();   // without this, the destructor removes the temporary file
 //
-// The constructor creates the parent directory and opens the temporary file; commit() flushes,
-// checks the stream state, closes and renames. Not copyable or movable: it owns a file on disk.
+// The constructor refuses a `path` that is not a regular file or new, creates the parent directory
+// and opens the temporary file; commit() flushes, checks every write and the close, and renames.
+// The first failed write(2) is kept with its errno, so a full disk reads "no space left on device".
+// Not copyable or movable: it owns a file on disk.
 class AtomicFileWriter {
  public:
   explicit AtomicFileWriter(std::filesystem::path path);
@@ -48,17 +54,27 @@ class AtomicFileWriter {
   const std::filesystem::path& path() const { return path_; }
   const std::filesystem::path& temp_path() const { return temp_path_; }
 
-  // Publishes the file. Throws naming the path if any write failed or the rename fails; the
-  // temporary file is then removed. Calling it twice is an error (std::logic_error).
+  // Publishes the file: finish() then publish(). Calling it twice is an error (std::logic_error).
   void commit();
+  // Flushes and closes the temporary; throws OutputError (and removes it) if any write failed.
+  void finish();
+  // Renames the finished temporary onto path(); throws OutputError if the rename fails.
+  void publish();
 
  private:
+  class Buffer;  // the temporary's descriptor, with the errno of its first failed write
   void discard() noexcept;
 
   std::filesystem::path path_;
   std::filesystem::path temp_path_;
-  std::ofstream out_;
+  std::unique_ptr<Buffer> buffer_;
+  std::ostream out_;
+  bool finished_ = false;
   bool committed_ = false;
 };
+
+// Several outputs that belong together (validation.csv and validation.json): every one is written
+// and closed before any is renamed, so a failed write leaves the earlier set whole.
+void commit_together(std::span<AtomicFileWriter* const> outputs);
 
 }  // namespace parallax

@@ -20,7 +20,7 @@
 namespace parallax {
 namespace {
 
-// The first max_records records by (start, id, position in the log).
+// The first max_records records by (start, id, position in the log); 0 = all.
 std::vector<const ActivityRecord*> select_records(const ActivityLog& log, size_t max_records) {
   std::vector<const ActivityRecord*> selected;
   selected.reserve(log.records.size());
@@ -29,8 +29,40 @@ std::vector<const ActivityRecord*> select_records(const ActivityLog& log, size_t
     return std::tie(a->start, a->id) < std::tie(b->start, b->id);
   };
   std::stable_sort(selected.begin(), selected.end(), by_start);
-  if (selected.size() > max_records) selected.resize(max_records);
+  if (max_records > 0 && selected.size() > max_records) selected.resize(max_records);
   return selected;
+}
+
+// The annotations a cut trace keeps: counter samples and requests before `cut` (the start of the
+// first activity left out), so that the limit bounds the whole file, not just the slices.
+TraceAnnotations annotations_before(const TraceAnnotations& a, Time cut) {
+  TraceAnnotations kept;
+  kept.activity_args = a.activity_args;
+  kept.phases = a.phases;
+  for (const TraceCounter& c : a.counters) {
+    TraceCounter k{c.node, c.name, c.unit, {}};
+    for (const TraceCounterSample& x : c.samples)
+      if (x.at < cut) k.samples.push_back(x);
+    kept.counters.push_back(std::move(k));
+  }
+  for (const TraceRequest& q : a.requests)
+    if (q.arrival < cut) kept.requests.push_back(q);
+  return kept;
+}
+
+// A copy's arrow from its slice on the source ("copies out") to its slice on the destination
+// ("copies in"), both at its start; ids are the record's, in their own category.
+void write_copy_flow(TraceEventWriter& w, const ActivityRecord& r, const std::vector<TracePlace>& places) {
+  w.flow_start(places[0].pid, places[0].tid, "copy", r.name, r.id, r.start);
+  w.flow_end(places[1].pid, places[1].tid, "copy", r.name, r.id, r.start);
+}
+
+void write_phases(TraceEventWriter& w, const TraceAnnotations& a, const TraceTracks& tracks) {
+  for (size_t i = 0; i < a.phases.size(); ++i) {
+    const TracePhase& p = a.phases[i];
+    w.complete(tracks.phase_places[i].pid, tracks.phase_places[i].tid, "phase", p.name, p.start, p.end - p.start,
+               TraceArgs().number("duration_s", (p.end - p.start).to_seconds()));
+  }
 }
 
 // The slice's details pane; names and units as in activities.csv, then the annotations' numbers.
@@ -119,6 +151,8 @@ void check_annotations(const TraceAnnotations& a) {
   }
   for (const TraceRequest& q : a.requests)
     if (q.finish < q.arrival) throw std::invalid_argument("trace request '" + q.name + "': finish before arrival");
+  for (const TracePhase& p : a.phases)
+    if (p.end < p.start) throw std::invalid_argument("trace phase '" + p.name + "': end before start");
   std::unordered_map<uint64_t, int> seen;
   for (const TraceActivityArgs& x : a.activity_args)
     if (++seen[x.activity] > 1)
@@ -160,24 +194,38 @@ void write_annotation_counters(TraceEventWriter& w, const TraceAnnotations& a, c
 }  // namespace
 
 ChromeTraceStats write_chrome_trace(std::ostream& out, const ActivityLog& log,
-                                    const ChromeTraceOptions& options, const TraceAnnotations& annotations) {
+                                    const ChromeTraceOptions& options, const TraceAnnotations& all_annotations) {
   check_activity_log(log);
-  check_annotations(annotations);
+  check_annotations(all_annotations);
   const std::vector<const ActivityRecord*> records = select_records(log, options.max_records);
-  const TraceTracks tracks = layout_trace_tracks(log, records, annotations);
 
   ChromeTraceStats stats;
   stats.records_total = log.records.size();
   stats.records_written = records.size();
   stats.truncated = records.size() < log.records.size();
+  // The first activity left out (by start, as select_records orders them) marks the cut.
+  Time cut;
+  if (stats.truncated) {
+    cut = Time::max();
+    for (const ActivityRecord& r : log.records)
+      if (std::tie(r.start, r.id) > std::tie(records.back()->start, records.back()->id)) cut = std::min(cut, r.start);
+  }
+  const TraceAnnotations cut_notes = stats.truncated ? annotations_before(all_annotations, cut) : TraceAnnotations{};
+  const TraceAnnotations& annotations = stats.truncated ? cut_notes : all_annotations;
+  const TraceTracks tracks = layout_trace_tracks(log, records, annotations);
 
   TraceEventWriter w(out);
   write_metadata(w, tracks);
+  write_phases(w, annotations, tracks);
   std::unordered_map<uint64_t, const TraceActivityArgs*> extra;
   for (const TraceActivityArgs& x : annotations.activity_args) extra.emplace(x.activity, &x);
   for (size_t i = 0; i < records.size(); ++i) {
     const auto it = extra.find(records[i]->id);
     write_record(w, *records[i], tracks.places[i], tracks, it == extra.end() ? nullptr : it->second);
+    if (records[i]->kind == ActivityKind::copy && tracks.places[i].size() == 2 && records[i]->end > records[i]->start) {
+      write_copy_flow(w, *records[i], tracks.places[i]);
+      ++stats.copy_flows_written;
+    }
   }
   write_link_counters(w, log, link_activity(log, records), tracks);
   stats.flows_written = write_requests(w, annotations, tracks, records);
@@ -186,9 +234,9 @@ ChromeTraceStats write_chrome_trace(std::ostream& out, const ActivityLog& log,
   TraceArgs metadata;
   if (stats.truncated) {
     const std::string note = fmt::format(
-        "trace truncated: only the first {} of {} activities by start time are shown (the "
-        "max_records limit); activities.csv has all of them",
-        stats.records_written, stats.records_total);
+        "trace truncated at {:.9g} s: only the first {} of {} activities by start time, and the counters and "
+        "requests before that time, are shown (output.trace_limit; 0 = no limit); the CSV tables (activities.csv, kernels.csv) are never cut",
+        cut.to_seconds(), stats.records_written, stats.records_total);
     w.global_instant(note, records.empty() ? Time::zero() : records.back()->start,
                      TraceArgs().integer("records_written", static_cast<int64_t>(stats.records_written))
                          .integer("records_total", static_cast<int64_t>(stats.records_total)));

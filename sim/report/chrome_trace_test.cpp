@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -194,14 +195,14 @@ TEST(ChromeTraceAnnotations, FlowArrowsLinkARequestToTheSlicesThatServedIt) {
   ChromeTraceStats stats;
   const ParsedTrace t = write_and_parse(testing::make_test_log(), {}, &stats, make_notes());
   EXPECT_EQ(stats.flows_written, 3u);
-  EXPECT_EQ(t.phase_count.at("s"), 3);
-  EXPECT_EQ(t.phase_count.at("f"), 3);
+  EXPECT_EQ(t.phase_count.at("s"), 3 + 5);  // and one per copy (CopiesGetAnArrowFromSourceToDestination)
+  EXPECT_EQ(t.phase_count.at("f"), 3 + 5);
   // Each arrow ends where a slice of its activity starts, on that slice's thread.
   std::map<uint64_t, json> starts, ends;
   std::set<std::tuple<int, int, double>> slice_starts;
   for (const json& e : t.doc.at("traceEvents")) {
-    if (e.at("ph") == "s") starts[e.at("id").get<uint64_t>()] = e;
-    if (e.at("ph") == "f") ends[e.at("id").get<uint64_t>()] = e;
+    if (e.at("ph") == "s" && e.at("cat") == "request") starts[e.at("id").get<uint64_t>()] = e;
+    if (e.at("ph") == "f" && e.at("cat") == "request") ends[e.at("id").get<uint64_t>()] = e;
     if (e.at("ph") == "X")
       slice_starts.insert({e.at("pid").get<int>(), e.at("tid").get<int>(), e.at("ts").get<double>()});
   }
@@ -238,8 +239,10 @@ TEST(ChromeTraceAnnotations, CountersLandOnTheirNode) {
 
 TEST(ChromeTraceAnnotations, CutActivitiesLoseTheirArrowsAndBadCountersAreRefused) {
   ChromeTraceStats stats;
-  write_and_parse(testing::make_test_log(), {.max_records = 1}, &stats, make_notes());
-  EXPECT_EQ(stats.flows_written, 1u);  // only gemm (first by start, id) is written
+  // gemm and h2d (first by start, id) are written; the cut is attn's start (1 µs), so both requests
+  // stay, and only req 1's arrow to gemm has a written end.
+  write_and_parse(testing::make_test_log(), {.max_records = 2}, &stats, make_notes());
+  EXPECT_EQ(stats.flows_written, 1u);
   TraceAnnotations bad = make_notes();
   bad.counters[0].samples = {{Time::us(2), 1}, {Time::us(1), 2}};
   std::ostringstream out;
@@ -273,6 +276,114 @@ TEST(ChromeTraceAnnotations, ActivityArgsLandOnTheirSliceAfterThePlatformsOwn) {
   notes.activity_args.push_back({.activity = 2, .numbers = {}});
   std::ostringstream out;
   EXPECT_THROW(write_chrome_trace(out, testing::make_test_log(), {}, notes), std::invalid_argument);
+}
+
+// Every copy with a duration gets one arrow, id = its record id, from its slice on the source's
+// "copies out" thread to its slice on the destination's "copies in" thread, both at its start.
+TEST(ChromeTrace, CopiesGetAnArrowFromSourceToDestination) {
+  ChromeTraceStats stats;
+  const ParsedTrace t = write_and_parse(testing::make_test_log(), {}, &stats);
+  EXPECT_EQ(stats.copy_flows_written, 5u);
+  std::map<uint64_t, json> starts, ends;
+  std::map<uint64_t, std::vector<json>> slices;  // record id -> its "X" slices
+  for (const json& e : t.doc.at("traceEvents")) {
+    if ((e.at("ph") == "s" || e.at("ph") == "f") && e.at("cat") == "copy")
+      (e.at("ph") == "s" ? starts : ends)[e.at("id").get<uint64_t>()] = e;
+    if (e.at("ph") == "X" && e.at("cat") == "copy") slices[e.at("args").at("id").get<uint64_t>()].push_back(e);
+  }
+  ASSERT_EQ(starts.size(), 5u);
+  ASSERT_EQ(ends.size(), 5u);
+  for (const auto& [id, s] : starts) {
+    const json& f = ends.at(id);
+    EXPECT_EQ(f.at("bp"), "e");
+    EXPECT_EQ(s.at("name"), f.at("name"));
+    const std::vector<json>& both = slices.at(id);
+    ASSERT_EQ(both.size(), 2u);
+    const auto on = [&](const json& flow, const char* thread) {
+      bool found = false;
+      for (const json& x : both)
+        found = found || (x.at("pid") == flow.at("pid") && x.at("tid") == flow.at("tid") && x.at("ts") == flow.at("ts") &&
+                          t.thread.at({x.at("pid").get<int>(), x.at("tid").get<int>()}).starts_with(thread));
+      return found;
+    };
+    EXPECT_TRUE(on(s, "copies out")) << s.dump();
+    EXPECT_TRUE(on(f, "copies in")) << f.dump();
+  }
+  EXPECT_EQ(starts.at(8).at("pid"), t.pid_of("host0"));  // h2d: host0 -> gpu0
+  EXPECT_EQ(ends.at(8).at("pid"), t.pid_of("GPU 0 (H100-SXM5)"));
+}
+
+TEST(ChromeTraceAnnotations, PhasesGetTheFirstProcess) {
+  TraceAnnotations notes = make_notes();
+  notes.phases = {{"strategy sequential", Time::zero(), Time::us(6)}, {"strategy interdecom (d=2)", Time::us(7), Time::us(10)}};
+  const ParsedTrace t = write_and_parse(testing::make_test_log(), {}, nullptr, notes);
+  EXPECT_EQ(t.process.begin()->second, "phases");
+  EXPECT_EQ(t.threads_of(t.pid_of("phases")), std::vector<std::string>{"phases"});
+  std::vector<std::pair<std::string, double>> seen;
+  for (const json& e : t.doc.at("traceEvents"))
+    if (e.at("ph") == "X" && e.at("cat") == "phase") {
+      EXPECT_EQ(e.at("pid"), t.pid_of("phases"));
+      seen.emplace_back(e.at("name"), e.at("dur").get<double>());
+    }
+  EXPECT_EQ(seen, (std::vector<std::pair<std::string, double>>{{"strategy sequential", 6.0},
+                                                               {"strategy interdecom (d=2)", 3.0}}));
+  notes.phases.push_back({"backwards", Time::us(3), Time::us(2)});
+  std::ostringstream out;
+  EXPECT_THROW(write_chrome_trace(out, testing::make_test_log(), {}, notes), std::invalid_argument);
+}
+
+// A named track replaces the kernel's platform thread (its partition stays in the args).
+TEST(ChromeTraceAnnotations, NamedTracksHoldTheirKernels) {
+  TraceAnnotations notes;
+  notes.activity_args.push_back({.activity = 2, .numbers = {}, .track = "LS kernels"});
+  notes.activity_args.push_back({.activity = 1, .numbers = {}, .track = "BE kernels"});
+  const ParsedTrace t = write_and_parse(testing::make_test_log(), {}, nullptr, notes);
+  const std::vector<std::string> threads = t.threads_of(t.pid_of("GPU 0 (H100-SXM5)"));
+  EXPECT_EQ(std::vector<std::string>(threads.begin(), threads.begin() + 2),
+            (std::vector<std::string>{"BE kernels", "LS kernels"}));
+  EXPECT_EQ(std::count(threads.begin(), threads.end(), "SM partition p0"), 0);
+  EXPECT_EQ(std::count(threads.begin(), threads.end(), "kernels"), 0);
+  for (const json& e : t.doc.at("traceEvents"))
+    if (e.at("ph") == "X" && e.at("name") == "attn, \"fused\"") {
+      EXPECT_EQ(t.thread.at({e.at("pid").get<int>(), e.at("tid").get<int>()}), "LS kernels");
+      EXPECT_EQ(e.at("args").at("partition"), "p0");
+    }
+}
+
+// 20000 back-to-back kernels of 1 µs, each with a request and a counter sample: a limit of 500
+// activities keeps the file to a few per cent of the whole, and nothing in it lies past the cut.
+TEST(ChromeTraceAnnotations, TraceLimitBoundsTheWholeFile) {
+  ActivityLog log;
+  log.gpu_models = {"H200"};
+  TraceAnnotations notes;
+  TraceCounter sms{"gpu0", "LS kernel SMs", "SMs", {}};
+  for (uint64_t i = 0; i < 20000; ++i) {
+    const auto at = static_cast<int64_t>(i);
+    log.records.push_back(testing::make_record(i + 1, ActivityKind::kernel, "k", "gpu0", "gpu0", at, at + 1));
+    notes.requests.push_back({"LS requests", "req", Time::us(at), Time::us(at + 1), {i + 1}});
+    sms.samples.push_back({Time::us(at), static_cast<double>(i % 132)});
+  }
+  notes.counters.push_back(std::move(sms));
+  std::ostringstream whole, cut;
+  write_chrome_trace(whole, log, {.max_records = 0}, notes);
+  const ChromeTraceStats stats = write_chrome_trace(cut, log, {.max_records = 500}, notes);
+  EXPECT_TRUE(stats.truncated);
+  EXPECT_EQ(stats.records_written, 500u);
+  EXPECT_EQ(stats.flows_written, 500u);
+  EXPECT_LT(cut.str().size() * 20, whole.str().size()) << cut.str().size() << " vs " << whole.str().size();
+  const json doc = json::parse(cut.str());
+  size_t counters = 0, requests = 0;
+  for (const json& e : doc.at("traceEvents")) {
+    if (e.at("ph") == "i") continue;
+    if (e.contains("ts")) {
+      EXPECT_LT(e.at("ts").get<double>(), 500.0) << e.dump();
+    }
+    counters += e.at("ph") == "C";
+    requests += e.at("ph") == "X" && e.at("cat") == "request";
+  }
+  EXPECT_EQ(counters, 500u);
+  EXPECT_EQ(requests, 500u);
+  EXPECT_NE(doc.at("metadata").at("parallax").at("note").get<std::string>().find("output.trace_limit"), std::string::npos);
 }
 
 TEST(TraceTracks, LaneRuleReusesTheLowestFreeLane) {

@@ -3,6 +3,9 @@
 // its SLO and its CDF, its SLO attainment, the best-effort (BE) job's throughput, SM/HBM
 // utilisation, and each tenant's SM and bandwidth shares over time, per policy; from summary.json's
 // policies.<name>, ls_latency.csv and timeline.csv (fields in docs/colocate.md).
+#include <algorithm>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "sim/report/report_pages.h"
@@ -29,13 +32,21 @@ XyPlot latency_cdf(const std::vector<std::string>& policies, const CsvTable& cdf
   return p;
 }
 
-// One policy's four shares from timeline.csv, in percent, over time in milliseconds.
-XyPlot shares_over_time(const std::string& policy, const CsvTable& timeline) {
+constexpr std::pair<const char*, const char*> kShareColumns[] = {{"ls_sm_share", "LS SMs"},
+                                                                 {"be_sm_share", "BE SMs"},
+                                                                 {"ls_bandwidth_share", "LS HBM bandwidth"},
+                                                                 {"be_bandwidth_share", "BE HBM bandwidth"}};
+
+// One policy's four shares from timeline.csv, in percent, over time in milliseconds. Every
+// policy's plot covers `extent` (the latest bin end and the largest share of any policy), so the
+// plots share their axes and read against each other; the dashed line is the whole GPU.
+XyPlot shares_over_time(const std::string& policy, const CsvTable& timeline, const std::pair<double, double>& extent) {
   XyPlot p{.title = policy + ": SM and bandwidth shares", .x_label = "time (ms)", .y_label = "share of the GPU (%)",
            .y_from_zero = true, .width = 960, .height = 300};
-  for (const auto& [column, name] : std::vector<std::pair<const char*, const char*>>{
-           {"ls_sm_share", "LS SMs"}, {"be_sm_share", "BE SMs"},
-           {"ls_bandwidth_share", "LS HBM bandwidth"}, {"be_bandwidth_share", "BE HBM bandwidth"}}) {
+  p.x_include = {0, extent.first};
+  p.y_include = {0, extent.second};
+  p.levels.push_back({100, "whole GPU"});
+  for (const auto& [column, name] : kShareColumns) {
     XySeries s{.name = name, .style = SeriesStyle::step};
     for (size_t i = 0; i < timeline.rows.size(); ++i) {
       if (timeline.cell(i, "policy") != policy) continue;
@@ -90,8 +101,15 @@ HtmlReport colocate_report_page(const nlohmann::ordered_json& summary, const Csv
   for (const std::string& p : policies) a.values.push_back(100 * metric(p, "ls_slo_attainment"));
   att.groups.push_back(std::move(a));
   att.reference_y = 100.0;
+  att.reference_label = "100%";
+  const double target = summary.value("slo_target", 0.0);
+  if (target > 0) {  // the target is the line that matters; 100% is the axis' top anyway
+    att.reference_y = 100 * target;
+    att.reference_label = fmt::format("target {:.3g}%", 100 * target);
+  }
   r.figures.push_back({"LS SLO attainment per policy",
-                       "Share of the LS requests that finished within the SLO (ls_slo_attainment).",
+                       "Share of the LS requests that finished within the SLO (ls_slo_attainment); the dashed line is the "
+                       "scenario's slo_target, which a policy must reach to count as meeting the SLO.",
                        render_bar_chart(att)});
 
   BarChart be{.title = "BE throughput",
@@ -116,19 +134,26 @@ HtmlReport colocate_report_page(const nlohmann::ordered_json& summary, const Csv
   }
   util.groups = {std::move(sm), std::move(hbm)};
   util.reference_y = 100.0;
+  util.reference_label = "capacity";
   r.figures.push_back({"SM and HBM bandwidth utilisation per policy",
                        "Run averages of the share of SMs busy and of the HBM bandwidth in use, LS and BE together.",
                        render_bar_chart(util)});
 
   if (!timeline.rows.empty()) {
     const double bin_ms = 1e3 * (timeline.number(0, "end_s") - timeline.number(0, "start_s"));
+    std::pair<double, double> extent{0, 100};  // (ms, %) over every policy
+    for (size_t i = 0; i < timeline.rows.size(); ++i) {
+      extent.first = std::max(extent.first, 1e3 * timeline.number(i, "end_s"));
+      for (const auto& [column, name] : kShareColumns) extent.second = std::max(extent.second, 100 * timeline.number(i, column));
+    }
     for (const std::string& p : policies)
       r.figures.push_back({"SM and bandwidth shares over time: " + p,
                            fmt::format("Under {}: the SMs the LS and BE kernels could occupy, as a share of the GPU's "
                                        "SMs, and the HBM bandwidth their useful DRAM bytes took, as a share of the "
-                                       "peak, averaged over {:.3g} ms bins (timeline.csv).",
+                                       "peak, averaged over {:.3g} ms bins (timeline.csv). Every policy's plot has the "
+                                       "same axes; the dashed line is the whole GPU.",
                                        p, bin_ms),
-                           render_xy_plot(shares_over_time(p, timeline))});
+                           render_xy_plot(shares_over_time(p, timeline, extent))});
   }
 
   for (const std::string& p : policies)

@@ -29,12 +29,27 @@ BarChart per_service(const nlohmann::ordered_json& per, const std::vector<std::s
   return chart;
 }
 
+// The latest bin end (ms) and the largest value of `column` (%) over every policy: the extent
+// every policy's plot of that column covers, so that they share their axes.
+std::pair<double, double> timeline_extent(const CsvTable& timeline, const char* column) {
+  std::pair<double, double> extent{0, 100};
+  for (size_t i = 0; i < timeline.rows.size(); ++i) {
+    extent.first = std::max(extent.first, 1e3 * timeline.number(i, "end_s"));
+    extent.second = std::max(extent.second, 100 * timeline.number(i, column));
+  }
+  return extent;
+}
+
 // One policy's per-service utilisation (`column` of timeline.csv, in percent) over time in
-// milliseconds, a step per fixed-width bin.
+// milliseconds, a step per fixed-width bin, on the axes of timeline_extent; dashed: the whole GPU.
 XyPlot utilisation_over_time(const std::string& policy, const CsvTable& timeline, const std::vector<std::string>& services,
                              const char* column, const std::string& what) {
   XyPlot p{.title = policy + ": " + what + " per service", .x_label = "time (ms)", .y_label = what + " (%)",
            .y_from_zero = true, .width = 960, .height = 300};
+  const auto [end_ms, top] = timeline_extent(timeline, column);
+  p.x_include = {0, end_ms};
+  p.y_include = {0, top};
+  p.levels.push_back({100, "whole GPU"});
   for (const std::string& s : services) {
     XySeries series{.name = s, .style = SeriesStyle::step};
     for (size_t i = 0; i < timeline.rows.size(); ++i) {
@@ -61,6 +76,7 @@ HtmlReport multiplex_report_page(const nlohmann::ordered_json& summary, const Cs
   BarChart att = per_service(per, policies, services, "slo_attainment", 100,
                              {.title = "SLO attainment", .x_label = "policy", .y_label = "requests within SLO (%)"});
   att.reference_y = 100.0;
+  att.reference_label = "100%";
   r.figures.push_back({"SLO attainment per service and policy",
                        "Share of each service's requests that finished within its SLO.", render_bar_chart(att)});
 
@@ -84,6 +100,7 @@ HtmlReport multiplex_report_page(const nlohmann::ordered_json& summary, const Cs
   BarChart fill = per_service(per, policies, services, "mean_batch_fill", 100,
                               {.title = "Batch fill", .x_label = "policy", .y_label = "mean batch fill (%)"});
   fill.reference_y = 100.0;
+  fill.reference_label = "full batch";
   r.figures.push_back({"Batch fill per service and policy",
                        "Mean batch size as a share of the service's max_batch: low fill means batches leave on the "
                        "timeout or the SLO deadline rather than full.",
@@ -95,7 +112,7 @@ HtmlReport multiplex_report_page(const nlohmann::ordered_json& summary, const Cs
       r.figures.push_back({"SM utilisation over time: " + p,
                            fmt::format("Under {}: each service's useful FLOPs as a share of the GPU's peak at the "
                                        "kernel model's efficiency, averaged over {:.3g} ms bins (timeline.csv); the "
-                                       "services' time-weighted means add up to sm_utilisation.",
+                                       "services' time-weighted means add up to sm_utilisation. Every policy's plot has the same axes.",
                                        p, bin_ms),
                            render_xy_plot(utilisation_over_time(p, timeline, services, "sm_utilisation",
                                                                 "SM utilisation"))});

@@ -2,7 +2,8 @@
 // What report.html shows for each kind of run, built from the files the run wrote (summary.json,
 // the CSVs) so that a page depends only on outputs a user can also read. One builder per kind:
 // report_transfers.cpp, report_overlap.cpp, report_overlap_e2e.cpp, report_serverless.cpp,
-// report_colocate.cpp, report_multiplex.cpp, report_sweep.cpp, report_validate.cpp;
+// report_colocate.cpp, report_multiplex.cpp, report_sweep.cpp, report_validate.cpp,
+// report_compare.cpp;
 // report_generic.cpp holds the summary table every page starts from. Scenario text and provenance are the caller's
 // (tools/run_report.cpp). docs/reports.md says how to read each plot.
 #pragma once
@@ -15,6 +16,7 @@
 
 #include "sim/report/csv_table.h"
 #include "sim/report/html_report.h"
+#include "sim/report/run_comparison.h"
 
 namespace parallax {
 
@@ -54,8 +56,14 @@ HtmlReport overlap_e2e_report_page(const nlohmann::ordered_json& summary, const 
 
 // serverless: per-function P98/SLO CDF per policy, SLO attainment, swaps and cold starts, GPUs;
 // loads per path and GPU memory in use over time from timeline.csv (empty table: no such plots).
+// The limits drawn as capacity lines (0: unknown, no line): GPUs in the cluster (GPUs used) and
+// the swap pools' model memory, reserve_GiB x GPUs (GPU memory in use).
+struct ServerlessLimits {
+  int64_t gpus = 0;
+  double model_memory_bytes = 0;
+};
 HtmlReport serverless_report_page(const nlohmann::ordered_json& summary, const CsvTable& function_latency,
-                                  const CsvTable& timeline);
+                                  const CsvTable& timeline, const ServerlessLimits& limits = {});
 
 // colocate: LS latency vs SLO and its CDF (ls_latency.csv), LS SLO attainment, BE throughput,
 // SM/HBM utilisation per policy, and per policy the SM and bandwidth shares over time
@@ -63,8 +71,21 @@ HtmlReport serverless_report_page(const nlohmann::ordered_json& summary, const C
 HtmlReport colocate_report_page(const nlohmann::ordered_json& summary, const CsvTable& timeline,
                                 const CsvTable& ls_latency);
 
-// A sweep folder: sweep.json's fields, the chosen metric over the swept axes, the points table.
-HtmlReport sweep_report_page(const nlohmann::ordered_json& sweep, const CsvTable& results);
+// `parallax compare`: per-policy fields that differ as grouped bars (one bar per run, shared axes),
+// top-level fields relative to the baseline, and the tables of differences, text fields, timing.
+HtmlReport compare_report_page(const RunComparison& comparison);
+
+// What a sweep page plots (`parallax report DIR --metric NAME --log-x --log-y`): each metric gets
+// its own figure, in the order given; none given: sweep_metric's choice. A log flag forces that
+// axis to log scale; without it an axis is log when its values span 20x or more.
+struct SweepPlotChoice {
+  std::vector<std::string> metrics{};
+  bool log_x = false, log_y = false;
+};
+
+// A sweep folder: sweep.json's fields, the chosen metric(s) over the swept axes, the points table.
+HtmlReport sweep_report_page(const nlohmann::ordered_json& sweep, const CsvTable& results,
+                             const SweepPlotChoice& choice = {});
 
 // The metric a sweep page plots: makespan_s when it varies between points, else the first numeric
 // summary column of results.csv that varies (wall-clock, seed and id columns never); "" if none.

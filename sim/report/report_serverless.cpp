@@ -63,15 +63,22 @@ XyPlot timeline_plot(const std::vector<std::string>& policies, const CsvTable& t
   return p;
 }
 
-void add_timeline_figures(HtmlReport& r, const std::vector<std::string>& policies, const CsvTable& timeline) {
+void add_timeline_figures(HtmlReport& r, const std::vector<std::string>& policies, const CsvTable& timeline,
+                          const ServerlessLimits& limits) {
   const double bin_s = timeline.number(0, "end_s") - timeline.number(0, "start_s");
   const std::string bins = fmt::format("{:.3g} s bins; timeline.csv has the numbers", bin_s);
+  // The PCIe and NVLink plots share one y range, so that their heights compare.
+  double top_GBps = 0;
+  for (size_t i = 0; i < timeline.rows.size(); ++i)
+    for (const char* column : {"swap_bytes_pcie", "swap_bytes_nvlink"})
+      top_GBps = std::max(top_GBps, timeline.number(i, column) / bin_s / 1e9);
   for (const auto& [path, column] : std::vector<std::pair<const char*, const char*>>{{"PCIe", "swap_bytes_pcie"},
                                                                                      {"NVLink", "swap_bytes_nvlink"}}) {
-    const XyPlot plot = timeline_plot(policies, timeline,
-                                      {.title = fmt::format("Model loads over {}", path),
-                                       .y_label = fmt::format("GB/s loaded over {}", path)},
-                                      [&, column = column](size_t i) { return timeline.number(i, column) / bin_s / 1e9; });
+    XyPlot plot = timeline_plot(policies, timeline,
+                                {.title = fmt::format("Model loads over {}", path),
+                                 .y_label = fmt::format("GB/s loaded over {}", path)},
+                                [&, column = column](size_t i) { return timeline.number(i, column) / bin_s / 1e9; });
+    plot.y_include = {0, top_GBps};
     r.figures.push_back({fmt::format("Swaps over time: {}", path),
                          fmt::format("Model bytes loaded into GPU memory over {} per second of simulated time, per "
                                      "policy, counted in the bin where the load started ({}, with the swap counts).",
@@ -80,19 +87,26 @@ void add_timeline_figures(HtmlReport& r, const std::vector<std::string>& policie
                                      bins),
                          render_xy_plot(plot)});
   }
-  const XyPlot memory = timeline_plot(policies, timeline,
-                                      {.title = "GPU memory in use", .y_label = "model memory, all GPUs (GiB)"},
-                                      [&](size_t i) { return timeline.number(i, "gpu_memory_used_bytes") / 1073741824.0; });
+  XyPlot memory = timeline_plot(policies, timeline,
+                                {.title = "GPU memory in use", .y_label = "model memory, all GPUs (GiB)"},
+                                [&](size_t i) { return timeline.number(i, "gpu_memory_used_bytes") / 1073741824.0; });
+  if (limits.model_memory_bytes > 0)
+    memory.levels.push_back({limits.model_memory_bytes / 1073741824.0,
+                             fmt::format("swap pools {:.4g} GiB", limits.model_memory_bytes / 1073741824.0)});
   r.figures.push_back({"GPU memory occupancy over time",
                        "Model memory in use summed over every GPU of every node, time-weighted mean over each bin (" +
-                           bins + ").",
+                           bins + ")." +
+                           (limits.model_memory_bytes > 0
+                                ? " The dashed line is the swap pools' capacity (reserve_GiB x GPUs); native places "
+                                  "every model at the start and may sit above it."
+                                : ""),
                        render_xy_plot(memory)});
 }
 
 }  // namespace
 
 HtmlReport serverless_report_page(const nlohmann::ordered_json& summary, const CsvTable& function_latency,
-                                  const CsvTable& timeline) {
+                                  const CsvTable& timeline, const ServerlessLimits& limits) {
   HtmlReport r = generic_report_page(summary, "serverless");
   const std::vector<std::string> policies = report_policy_names(summary);
   if (policies.empty()) return r;
@@ -112,6 +126,7 @@ HtmlReport serverless_report_page(const nlohmann::ordered_json& summary, const C
   for (const std::string& p : policies) att.values.push_back(100.0 * metric(p, "slo_attainment"));
   slo.groups.push_back(std::move(att));
   slo.reference_y = 100.0;
+  slo.reference_label = "100%";
   r.figures.push_back({"SLO attainment per policy",
                        "Share of functions with nothing dropped, every request finished and P98 latency within the "
                        "SLO (functions_compliant / functions).",
@@ -131,16 +146,20 @@ HtmlReport serverless_report_page(const nlohmann::ordered_json& summary, const C
                        "(a new instance started), and evictions from GPU memory, summed over the run.",
                        render_bar_chart(moves)});
 
-  if (!timeline.rows.empty()) add_timeline_figures(r, policies, timeline);
+  if (!timeline.rows.empty()) add_timeline_figures(r, policies, timeline, limits);
 
   BarChart gpus{.title = "GPUs used", .x_label = "policy", .y_label = "GPUs used"};
   gpus.categories = policies;
   BarGroup used{.name = "GPUs used", .values = {}};
   for (const std::string& p : policies) used.values.push_back(metric(p, "gpus_used"));
   gpus.groups.push_back(std::move(used));
+  if (limits.gpus > 0) {
+    gpus.reference_y = static_cast<double>(limits.gpus);
+    gpus.reference_label = fmt::format("{} GPUs in the cluster", limits.gpus);
+  }
   r.figures.push_back({"GPUs used per policy",
-                       "GPUs that ran at least one request. The per-policy numbers behind every bar are in "
-                       "summary.json under policies.<name>.",
+                       "GPUs that ran at least one request (the dashed line: every GPU of the cluster). The "
+                       "per-policy numbers behind every bar are in summary.json under policies.<name>.",
                        render_bar_chart(gpus)});
   for (const std::string& p : policies)
     r.summary.emplace_back(fmt::format("{}: compliant / p99", p),

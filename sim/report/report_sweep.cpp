@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -77,7 +78,98 @@ std::string sweep_metric(const CsvTable& results, const std::vector<std::string>
   return candidates.empty() ? std::string() : candidates.front();
 }
 
-HtmlReport sweep_report_page(const nlohmann::ordered_json& sweep, const CsvTable& results) {
+namespace {
+
+// One figure: `metric` over the first swept axis (seeds averaged), one line or bar colour per
+// combination of the other axes.
+std::optional<ReportFigure> sweep_metric_figure(const CsvTable& results, const std::vector<std::string>& axes,
+                                                const std::string& metric, const SweepPlotChoice& choice) {
+  std::vector<std::string> plot_axes;  // the seed axis is averaged over
+  for (const std::string& a : axes)
+    if (!is_seed_axis(a)) plot_axes.push_back(a);
+  if (metric.empty() || plot_axes.empty()) return std::nullopt;
+  const std::string& x_axis = plot_axes.front();
+  // series = the other axes' values; mean of the metric per (series, x) over seeds.
+  std::vector<std::string> series_names, x_values;
+  std::map<std::pair<std::string, std::string>, std::pair<double, int>> sum;
+  bool numeric_x = true;
+  for (size_t i = 0; i < results.rows.size(); ++i) {
+    std::string name;
+    for (size_t a = 1; a < plot_axes.size(); ++a)
+      name += fmt::format("{}{}={}", name.empty() ? "" : " ", short_key(plot_axes[a]), axis_text(results, i, plot_axes[a]));
+    if (name.empty()) name = metric;
+    const std::string& xv = results.cell(i, x_axis);
+    double unused = 0;
+    numeric_x = numeric_x && parse_plain(xv, unused);
+    if (std::find(series_names.begin(), series_names.end(), name) == series_names.end()) series_names.push_back(name);
+    if (std::find(x_values.begin(), x_values.end(), xv) == x_values.end()) x_values.push_back(xv);
+    auto& [total, n] = sum[{name, xv}];
+    total += results.number(i, metric);
+    ++n;
+  }
+  const auto mean = [&](const std::string& s, const std::string& x) {
+    const auto it = sum.find({s, x});
+    return it == sum.end() ? NAN : it->second.first / it->second.second;
+  };
+  std::string svg;
+  std::vector<double> all_y;
+  for (const auto& [key, v] : sum) all_y.push_back(v.first / v.second);
+  const size_t non_positive_y =
+      static_cast<size_t>(std::count_if(all_y.begin(), all_y.end(), [](double v) { return !(v > 0); }));
+  bool log_x = false, log_y = false;
+  if (numeric_x) {
+    XyPlot p{.title = metric + " over the sweep", .x_label = x_axis, .y_label = metric, .width = 760, .height = 400};
+    std::vector<double> xs;
+    for (const std::string& xv : x_values) xs.push_back(std::stod(xv));
+    log_x = p.x_log = choice.log_x || wide_range(xs);
+    log_y = p.y_log = choice.log_y || (wide_range(all_y) && std::ranges::min(all_y) > 0);
+    p.y_from_zero = !p.y_log;
+    for (const std::string& s : series_names) {
+      XySeries line{.name = s, .style = SeriesStyle::line};
+      std::vector<std::pair<double, double>> pts;
+      for (const std::string& xv : x_values) pts.emplace_back(std::stod(xv), mean(s, xv));
+      std::sort(pts.begin(), pts.end());
+      for (const auto& [x, y] : pts) {
+        line.x.push_back(x);
+        line.y.push_back(y);
+      }
+      p.series.push_back(std::move(line));
+    }
+    svg = render_xy_plot(p);
+  } else {
+    BarChart c{.title = metric + " over the sweep", .x_label = x_axis, .y_label = metric};
+    log_y = c.y_log = choice.log_y || wide_range(all_y);
+    c.categories = x_values;
+    for (const std::string& s : series_names) {
+      BarGroup g{.name = s, .values = {}};
+      for (const std::string& xv : x_values) g.values.push_back(mean(s, xv));
+      c.groups.push_back(std::move(g));
+    }
+    svg = render_bar_chart(c);
+  }
+  const bool chosen = std::find(choice.metrics.begin(), choice.metrics.end(), metric) != choice.metrics.end();
+  return ReportFigure{
+      metric + " over the swept axes",
+      fmt::format("The summary field {} at each value of {} (x), one {} per combination of the other axes (named by "
+                  "the last part of their keys){}. Points that differ only in their seed are averaged. {} Axes: x {}, "
+                  "y {}{}.{}",
+                  metric, x_axis, numeric_x ? "line" : "bar colour",
+                  std::find(axes.begin(), axes.end(), "seed") != axes.end() ? " (seed averaged)" : "",
+                  chosen ? "The metric was chosen with --metric."
+                         : "The metric is makespan_s when it varies, else the first summary column that varies "
+                           "(parallax report DIR --metric NAME picks others).",
+                  !numeric_x ? "categories" : log_x ? "log" : "linear", log_y ? "log" : "linear",
+                  choice.log_x || choice.log_y ? " (as asked)" : "",
+                  log_y && non_positive_y > 0
+                      ? fmt::format(" {} value(s) <= 0 cannot be drawn on the log axis and are left out.", non_positive_y)
+                      : ""),
+      svg};
+}
+
+}  // namespace
+
+HtmlReport sweep_report_page(const nlohmann::ordered_json& sweep, const CsvTable& results,
+                             const SweepPlotChoice& choice) {
   HtmlReport r;
   r.command = "parallax sweep";
   r.title = fmt::format("sweep of {}", sweep.value("base", std::string("?")));
@@ -88,76 +180,10 @@ HtmlReport sweep_report_page(const nlohmann::ordered_json& sweep, const CsvTable
   r.summary.emplace_back("points finished", fmt::format("{}", results.rows.size()));
   if (results.rows.empty()) return r;
 
-  const std::string metric = sweep_metric(results, axes);
-  std::vector<std::string> plot_axes;  // the seed axis is averaged over
-  for (const std::string& a : axes)
-    if (!is_seed_axis(a)) plot_axes.push_back(a);
-  if (!metric.empty() && !plot_axes.empty()) {
-    const std::string& x_axis = plot_axes.front();
-    // series = the other axes' values; mean of the metric per (series, x) over seeds.
-    std::vector<std::string> series_names, x_values;
-    std::map<std::pair<std::string, std::string>, std::pair<double, int>> sum;
-    bool numeric_x = true;
-    for (size_t i = 0; i < results.rows.size(); ++i) {
-      std::string name;
-      for (size_t a = 1; a < plot_axes.size(); ++a)
-        name += fmt::format("{}{}={}", name.empty() ? "" : " ", short_key(plot_axes[a]), axis_text(results, i, plot_axes[a]));
-      if (name.empty()) name = metric;
-      const std::string& xv = results.cell(i, x_axis);
-      double unused = 0;
-      numeric_x = numeric_x && parse_plain(xv, unused);
-      if (std::find(series_names.begin(), series_names.end(), name) == series_names.end()) series_names.push_back(name);
-      if (std::find(x_values.begin(), x_values.end(), xv) == x_values.end()) x_values.push_back(xv);
-      auto& [total, n] = sum[{name, xv}];
-      total += results.number(i, metric);
-      ++n;
-    }
-    const auto mean = [&](const std::string& s, const std::string& x) {
-      const auto it = sum.find({s, x});
-      return it == sum.end() ? NAN : it->second.first / it->second.second;
-    };
-    std::string svg;
-    std::vector<double> all_y;
-    for (const auto& [key, v] : sum) all_y.push_back(v.first / v.second);
-    if (numeric_x) {
-      XyPlot p{.title = metric + " over the sweep", .x_label = x_axis, .y_label = metric, .width = 760, .height = 400};
-      std::vector<double> xs;
-      for (const std::string& xv : x_values) xs.push_back(std::stod(xv));
-      p.x_log = wide_range(xs);
-      p.y_log = wide_range(all_y) && std::ranges::min(all_y) > 0;
-      p.y_from_zero = !p.y_log;
-      for (const std::string& s : series_names) {
-        XySeries line{.name = s, .style = SeriesStyle::line};
-        std::vector<std::pair<double, double>> pts;
-        for (const std::string& xv : x_values) pts.emplace_back(std::stod(xv), mean(s, xv));
-        std::sort(pts.begin(), pts.end());
-        for (const auto& [x, y] : pts) {
-          line.x.push_back(x);
-          line.y.push_back(y);
-        }
-        p.series.push_back(std::move(line));
-      }
-      svg = render_xy_plot(p);
-    } else {
-      BarChart c{.title = metric + " over the sweep", .x_label = x_axis, .y_label = metric};
-      c.y_log = wide_range(all_y);
-      c.categories = x_values;
-      for (const std::string& s : series_names) {
-        BarGroup g{.name = s, .values = {}};
-        for (const std::string& xv : x_values) g.values.push_back(mean(s, xv));
-        c.groups.push_back(std::move(g));
-      }
-      svg = render_bar_chart(c);
-    }
-    r.figures.push_back({metric + " over the swept axes",
-                         fmt::format("The summary field {} at each value of {} (x), one {} per combination of the "
-                                     "other axes (named by the last part of their keys){}. Points that differ only in their seed are averaged. The metric "
-                                     "is makespan_s when it varies, else the first summary column that varies.",
-                                     metric, x_axis, numeric_x ? "line" : "bar colour",
-                                     std::find(axes.begin(), axes.end(), "seed") != axes.end() ? " (seed averaged)"
-                                                                                                   : ""),
-                         svg});
-  }
+  std::vector<std::string> metrics = choice.metrics;
+  if (metrics.empty()) metrics.push_back(sweep_metric(results, axes));
+  for (const std::string& m : metrics)
+    if (auto figure = sweep_metric_figure(results, axes, m, choice)) r.figures.push_back(std::move(*figure));
 
   ReportTable table{.title = "Points",
                     .caption = "",
@@ -165,7 +191,8 @@ HtmlReport sweep_report_page(const nlohmann::ordered_json& sweep, const CsvTable
                     .rows = {}};
   std::vector<std::string> columns = axes;
   std::vector<std::string> extra = varying_numeric_columns(results, axes);
-  if (!metric.empty()) {
+  for (const std::string& metric : metrics) {
+    if (metric.empty()) continue;
     extra.erase(std::remove(extra.begin(), extra.end(), metric), extra.end());
     columns.push_back(metric);
   }
@@ -185,7 +212,7 @@ HtmlReport sweep_report_page(const nlohmann::ordered_json& sweep, const CsvTable
     table.rows.push_back(std::move(row));
   }
   table.caption = fmt::format(
-      "{} of {} points, in point order: the axes, the plotted metric and up to five other summary columns that "
+      "{} of {} points, in point order: the axes, the plotted metric(s) and up to five other summary columns that "
       "vary. results.csv has every column; points/<hash>/ has each point's own outputs and report.html.",
       table.rows.size(), results.rows.size());
   r.tables.push_back(std::move(table));

@@ -1,11 +1,14 @@
 // File: sim/report/report_test.cpp
 // Atomic files, exact time text, activities.csv, console tables and JSON output.
 // chrome_trace_test.cpp covers trace.json.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -75,7 +78,7 @@ TEST_F(ReportFiles, PathThatIsADirectoryFailsAndLeavesNothing) {
   try {
     write_file_atomically(dir_ / "trace.json", "data");
     FAIL() << "expected an error";
-  } catch (const std::system_error& e) {
+  } catch (const OutputError& e) {
     EXPECT_NE(std::string(e.what()).find("trace.json"), std::string::npos) << e.what();
   }
   EXPECT_EQ(entries(), std::vector<std::string>{"trace.json"});
@@ -85,7 +88,7 @@ TEST_F(ReportFiles, PathThatIsADirectoryFailsAndLeavesNothing) {
 TEST_F(ReportFiles, UnwritableDirectoryFailsAndLeavesNothing) {
   if (::geteuid() == 0) GTEST_SKIP() << "root ignores directory permissions";
   fs::permissions(dir_, fs::perms::owner_read | fs::perms::owner_exec);
-  EXPECT_THROW(write_file_atomically(dir_ / "out.csv", "x"), std::system_error);
+  EXPECT_THROW(write_file_atomically(dir_ / "out.csv", "x"), OutputError);
   fs::permissions(dir_, fs::perms::owner_all);
   EXPECT_TRUE(entries().empty());
 }
@@ -97,7 +100,7 @@ TEST_F(ReportFiles, FailedStreamKeepsTheOldFileAndRemovesTheTemporary) {
     out.stream() << "half a row";
     EXPECT_TRUE(fs::exists(out.temp_path()));
     out.stream().setstate(std::ios::badbit);  // what a full disk looks like to the stream
-    EXPECT_THROW(out.commit(), std::system_error);
+    EXPECT_THROW(out.commit(), OutputError);
   }
   EXPECT_EQ(read(dir_ / "activities.csv"), "old\n");
   EXPECT_EQ(entries(), std::vector<std::string>{"activities.csv"});
@@ -109,6 +112,82 @@ TEST_F(ReportFiles, WriterWithoutCommitRemovesTheTemporary) {
     out.stream() << "{";
   }
   EXPECT_TRUE(entries().empty());
+}
+
+// A target that exists and is not a regular file is refused before anything is written: a rename
+// over a device node, a FIFO or a directory would replace it (as root, a real device).
+TEST_F(ReportFiles, DevicesAndFifosAreNeverWrittenOver) {
+  for (const char* device : {"/dev/null", "/dev/zero"}) {
+    try {
+      write_file_atomically(device, "x");
+      FAIL() << "expected an error for " << device;
+    } catch (const OutputError& e) {
+      EXPECT_NE(std::string(e.what()).find("a character device"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(std::string(device) + fmt::format(".tmp.{}", ::getpid())));
+  }
+  ASSERT_EQ(::mkfifo((dir_ / "pipe").c_str(), 0600), 0);
+  try {
+    AtomicFileWriter out(dir_ / "pipe");
+    FAIL() << "expected an error";
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("a FIFO"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(entries(), std::vector<std::string>{"pipe"});
+}
+
+// /dev/full fails every write with ENOSPC: the message gives that reason, not "input/output error",
+// and the old file stays.
+TEST_F(ReportFiles, AFullDiskSaysNoSpaceLeftOnDevice) {
+  if (!fs::exists("/dev/full") || !fs::exists("/proc/self/fd")) GTEST_SKIP() << "no /dev/full or /proc";
+  write_file_atomically(dir_ / "big.csv", "old\n");
+  AtomicFileWriter out(dir_ / "big.csv");
+  int writer_fd = -1;  // the temporary's descriptor, found by its target
+  for (const fs::directory_entry& e : fs::directory_iterator("/proc/self/fd")) {
+    std::error_code ec;
+    if (fs::read_symlink(e.path(), ec) == out.temp_path()) writer_fd = std::stoi(e.path().filename().string());
+  }
+  ASSERT_GE(writer_fd, 0);
+  const int full = ::open("/dev/full", O_WRONLY);
+  ASSERT_GE(full, 0);
+  ASSERT_EQ(::dup2(full, writer_fd), writer_fd);
+  ::close(full);
+  out.stream() << std::string(1 << 20, 'x');
+  try {
+    out.commit();
+    FAIL() << "expected an error";
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("no space left on device"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(read(dir_ / "big.csv"), "old\n");
+  EXPECT_EQ(entries(), std::vector<std::string>{"big.csv"});
+}
+
+TEST_F(ReportFiles, OutputsCommittedTogetherAreAllOrNothing) {
+  write_file_atomically(dir_ / "validation.csv", "old csv\n");
+  write_file_atomically(dir_ / "validation.json", "old json\n");
+  {
+    AtomicFileWriter csv(dir_ / "validation.csv");
+    AtomicFileWriter json(dir_ / "validation.json");
+    csv.stream() << "new csv\n";
+    json.stream() << "new json\n";
+    json.stream().setstate(std::ios::badbit);  // the second output fails
+    const std::array<AtomicFileWriter*, 2> both{&csv, &json};
+    EXPECT_THROW(commit_together(both), OutputError);
+  }
+  EXPECT_EQ(read(dir_ / "validation.csv"), "old csv\n");
+  EXPECT_EQ(read(dir_ / "validation.json"), "old json\n");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"validation.csv", "validation.json"}));
+  {
+    AtomicFileWriter csv(dir_ / "validation.csv");
+    AtomicFileWriter json(dir_ / "validation.json");
+    csv.stream() << "new csv\n";
+    json.stream() << "new json\n";
+    const std::array<AtomicFileWriter*, 2> both{&csv, &json};
+    commit_together(both);
+  }
+  EXPECT_EQ(read(dir_ / "validation.csv"), "new csv\n");
+  EXPECT_EQ(read(dir_ / "validation.json"), "new json\n");
 }
 
 TEST(AtomicTemporaryName, OnlyNameDotTmpDotDigits) {

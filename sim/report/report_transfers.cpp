@@ -1,6 +1,9 @@
 // File: sim/report/report_transfers.cpp
 // report.html for `workload.kind: transfers`: per-link utilisation and collective bandwidths, from
 // summary.json's links[] and collectives[] (definitions in docs/metrics.md).
+#include <algorithm>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "sim/report/report_pages.h"
@@ -17,20 +20,28 @@ HtmlReport transfers_report_page(const nlohmann::ordered_json& summary) {
   BarChart links{.title = "Link utilisation", .x_label = "link direction", .y_label = "mean utilisation (%)"};
   BarGroup util{.name = "mean utilisation", .values = {}};
   size_t idle = 0;
+  std::vector<std::pair<double, std::string>> loaded;  // (utilisation %, name), busiest first
   for (const auto& l : summary.value("links", nlohmann::ordered_json::array())) {
     if (l.value("bytes", 0.0) <= 0) {
       ++idle;
       continue;
     }
-    links.categories.push_back(l.value("name", std::string()));
-    util.values.push_back(100.0 * l.value("mean_utilisation", 0.0));
+    loaded.emplace_back(100.0 * l.value("mean_utilisation", 0.0), l.value("name", std::string()));
+  }
+  std::stable_sort(loaded.begin(), loaded.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [percent, name] : loaded) {
+    links.categories.push_back(name);
+    util.values.push_back(percent);
   }
   links.groups.push_back(std::move(util));
+  links.reference_y = 100.0;
+  links.reference_label = "capacity";
   if (!links.categories.empty())
     r.figures.push_back({"Link utilisation",
                          fmt::format("Bytes carried by each link direction over the run, as a share of what it could "
                                      "carry in the makespan (bytes / (bandwidth x makespan)). {} idle link directions "
-                                     "are left out. A bar near 100% is a bottleneck for the whole run.",
+                                     "are left out. Busiest first: a bar near the dashed 100% line is a bottleneck for the whole "
+                                     "run.",
                                      idle),
                          render_bar_chart(links)});
 

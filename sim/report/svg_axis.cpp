@@ -69,9 +69,25 @@ AxisScale fit_axis_scale(std::span<const double> values, bool log, bool include_
   s.log = log;
   if (log) {
     if (!(lo <= hi)) lo = hi = 1;
-    s.lo = std::pow(10.0, std::floor(std::log10(lo)));
-    s.hi = std::pow(10.0, std::ceil(std::log10(hi)));
+    s.lo = std::pow(10.0, std::floor(std::log10(lo) + 1e-9));
+    s.hi = std::pow(10.0, std::ceil(std::log10(hi) - 1e-9));
     if (s.hi <= s.lo) s.hi = s.lo * 10;
+    if (s.hi / s.lo <= 100.0 * (1 + 1e-9)) {
+      // Two decades or less: end on the 1-2-5 values around the data, not on whole decades, so that
+      // a CDF from 0.21 to 1.7 gets [0.2, 2] rather than [0.1, 10].
+      for (double m : {5.0, 2.0}) {
+        if (s.lo * m <= lo * (1 + 1e-9)) {
+          s.lo *= m;
+          break;
+        }
+      }
+      for (double m : {5.0, 2.0}) {
+        if (s.hi / m >= hi * (1 - 1e-9) && s.hi / m > s.lo) {
+          s.hi /= m;
+          break;
+        }
+      }
+    }
     return s;
   }
   if (!(lo <= hi)) lo = hi = 0;
@@ -85,8 +101,12 @@ AxisScale fit_axis_scale(std::span<const double> values, bool log, bool include_
     hi = hi + pad;
   }
   const double step = nice_step(hi - lo, 6);
-  s.lo = clean(std::floor(lo / step + 1e-9) * step, step);
-  s.hi = clean(std::ceil(hi / step - 1e-9) * step, step);
+  // Widened to whole steps, except that data past a step by less than 2% of it (a makespan of
+  // 2.00004 s) does not cost a whole extra step: the axis is fitted to the data.
+  constexpr double kSlack = 0.02;
+  s.lo = clean(std::floor(lo / step + kSlack) * step, step);
+  s.hi = clean(std::ceil(hi / step - kSlack) * step, step);
+  if (s.hi <= s.lo) s.hi = s.lo + step;
   return s;
 }
 

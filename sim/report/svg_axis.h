@@ -26,8 +26,10 @@ struct AxisScale {
 };
 
 // The range of `values` (non-finite values, and values <= 0 on a log axis, are skipped), widened
-// to tick boundaries. `include_zero` pins a linear axis at 0. An empty or single-valued input
-// gives a unit-wide range around it.
+// to tick boundaries: whole 1-2-5 steps on a linear axis (data past a boundary by under 2% of a
+// step is not widened for), whole decades on a log axis, or 1, 2, 5 × 10^k ends when the data
+// spans two decades or less. `include_zero` pins a linear axis at 0. An empty or single-valued
+// input gives a unit-wide range around it.
 AxisScale fit_axis_scale(std::span<const double> values, bool log, bool include_zero);
 
 // "0", "0.25", "1.5k", "2M", "3e-06": at most three significant digits, SI suffixes from 1e3 to 1e12.

@@ -2,7 +2,9 @@
 // Grouped vertical bars as SVG: one cluster per category (a link, a policy), one bar per group
 // within it (a metric, a swap path), a legend naming the groups when there are several. Category
 // labels are rotated when they would collide; the chart widens with the number of bars so that
-// each stays at least a few pixels wide. Each bar carries its value as a hover title.
+// each stays at least a few pixels wide. Each bar carries its value as a hover title and, unless
+// value_labels is off, printed above it (three significant digits, as the ticks; turned upright
+// when the bar is narrower than the text, left out below 9 px).
 //
 //   BarChart c{.title = "SLO attainment", .y_label = "compliant functions (%)"};
 //   c.categories = {"torpor", "native"};
@@ -29,6 +31,9 @@ struct BarChart {
   std::vector<BarGroup> groups{};
   std::optional<double> reference_y{};  // a dashed horizontal line (a target, a bound)
   std::string reference_label{};
+  bool value_labels = true;
+  // Values the y axis must also cover: the extremes of sibling charts, so that they share one range.
+  std::vector<double> y_include{};
 };
 
 std::string render_bar_chart(const BarChart& chart);

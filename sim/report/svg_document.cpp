@@ -91,6 +91,7 @@ void SvgDocument::text(double x, double y, std::string_view content, const TextS
                                   svg_number(y), svg_number(style.size_px), style.colour,
                                   kAnchor[static_cast<size_t>(style.anchor)]);
   if (style.bold) attrs += " font-weight=\"bold\"";
+  if (style.halo) attrs += " stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\"";
   if (style.rotate_deg != 0)
     attrs += fmt::format(" transform=\"rotate({} {} {})\"", svg_number(style.rotate_deg), svg_number(x), svg_number(y));
   body_ += fmt::format("<text {}>{}</text>\n", attrs, xml_escape(content));

@@ -35,6 +35,7 @@ struct TextStyle {
   double rotate_deg = 0;     // about the text's own anchor point
   bool bold = false;
   std::string_view colour = "#222";
+  bool halo = false;  // a white outline under the glyphs, for labels drawn over bars and lines
 };
 
 class SvgDocument {

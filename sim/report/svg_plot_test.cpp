@@ -46,6 +46,28 @@ TEST(SvgAxis, LogAxisSpansWholeDecades) {
   EXPECT_NEAR(s.to_pixel(1), 200, 1e-9);
 }
 
+// Two decades or less: the ends are the 1-2-5 values around the data.
+TEST(SvgAxis, NarrowLogAxisEndsAroundTheData) {
+  const std::vector<double> v{0.21, 1.7};
+  const AxisScale s = fit_axis_scale(v, true, false);
+  EXPECT_DOUBLE_EQ(s.lo, 0.2);
+  EXPECT_DOUBLE_EQ(s.hi, 2);
+  EXPECT_EQ(s.ticks(), (std::vector<double>{0.2, 0.5, 1, 2}));
+  const std::vector<double> w{3, 40};
+  const AxisScale t = fit_axis_scale(w, true, false);
+  EXPECT_DOUBLE_EQ(t.lo, 2);
+  EXPECT_DOUBLE_EQ(t.hi, 50);
+}
+
+// A makespan a hair past a step does not cost a whole extra step.
+TEST(SvgAxis, LinearAxisIsFittedToTheData) {
+  const std::vector<double> v{0, 2000.04};
+  const AxisScale s = fit_axis_scale(v, false, false);
+  EXPECT_DOUBLE_EQ(s.hi, 2000);
+  const std::vector<double> w{0, 2100};
+  EXPECT_DOUBLE_EQ(fit_axis_scale(w, false, false).hi, 2500);
+}
+
 TEST(SvgAxis, TickLabels) {
   EXPECT_EQ(format_tick(0), "0");
   EXPECT_EQ(format_tick(0.25), "0.25");

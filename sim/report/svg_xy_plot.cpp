@@ -28,6 +28,9 @@ std::string render_xy_plot(const XyPlot& plot) {
         ys.push_back(s.y[i]);
       }
   for (const VerticalMarker& m : plot.markers) xs.push_back(m.x);
+  for (const HorizontalLevel& l : plot.levels) ys.push_back(l.y);
+  xs.insert(xs.end(), plot.x_include.begin(), plot.x_include.end());
+  ys.insert(ys.end(), plot.y_include.begin(), plot.y_include.end());
   if (plot.diagonal) {
     // Both axes share the union range so that y = x is the 45-degree line.
     std::vector<double> both = xs;
@@ -75,10 +78,15 @@ std::string render_xy_plot(const XyPlot& plot) {
     }
     if (s.style != SeriesStyle::scatter) svg.polyline(pts, colour, 2);
   }
+  for (const HorizontalLevel& l : plot.levels) {
+    const double py = y.to_pixel(l.y);
+    svg.line(x.pixel_lo, py, x.pixel_hi, py, "#222", 1, "4 3");
+    svg.text(x.pixel_hi - 4, py - 4, l.label, {.anchor = TextAnchor::end, .size_px = 11, .halo = true});
+  }
   for (const VerticalMarker& m : plot.markers) {
     const double px = x.to_pixel(m.x);
     svg.line(px, y.pixel_lo, px, y.pixel_hi, "#222", 1, "4 3");
-    svg.text(px + 4, y.pixel_hi + 12, m.label, {.size_px = 11});
+    svg.text(px + 4, y.pixel_hi + 12, m.label, {.size_px = 11, .halo = true});
   }
   return svg.finish();
 }

@@ -1,7 +1,8 @@
 // File: sim/report/svg_xy_plot.h
 // An x-y plot as SVG: line, step and scatter series on linear or log axes, optional vertical
-// markers (a labelled dashed line, e.g. d* or an SLO) and an optional y = x diagonal, with a
-// legend naming each series. Same plot in, same bytes out. Bars are svg_bar_chart.h.
+// markers (a labelled dashed line, e.g. d* or an SLO), horizontal levels (a capacity) and an
+// optional y = x diagonal, with a legend naming each series. Sibling plots share a range by
+// passing the same x_include / y_include. Same plot in, same bytes out. Bars are svg_bar_chart.h.
 //
 //   XyPlot p{.title = "Latency CDF", .x_label = "latency / SLO", .y_label = "fraction", .x_log = true};
 //   p.series.push_back({.name = "torpor", .style = SeriesStyle::step, .x = xs, .y = ys});
@@ -30,6 +31,12 @@ struct VerticalMarker {
   std::string label{};
 };
 
+// A dashed horizontal line across the plot: a capacity or a limit ("GPU memory 640 GiB").
+struct HorizontalLevel {
+  double y = 0;
+  std::string label{};
+};
+
 struct XyPlot {
   std::string title{}, x_label{}, y_label{};
   bool x_log = false, y_log = false;
@@ -39,6 +46,9 @@ struct XyPlot {
   double width = 640, height = 360;
   std::vector<XySeries> series{};
   std::vector<VerticalMarker> markers{};
+  std::vector<HorizontalLevel> levels{};  // inside the y range, labelled at the right end
+  // Values each axis must also cover: the extremes of sibling plots, so that they share one range.
+  std::vector<double> x_include{}, y_include{};
 };
 
 std::string render_xy_plot(const XyPlot& plot);

@@ -1,8 +1,8 @@
 // File: sim/report/trace_annotations.h
 // What an experiment adds to trace.json beyond the platform's ActivityLog: counters over time
-// (GPU memory occupancy, SM or bandwidth shares, queue lengths) and requests, each drawn as a
-// slice with a flow arrow to every kernel or copy that served it, and extra args on activities'
-// slices. The ActivityLog says what the
+// (GPU memory occupancy, SM or bandwidth shares, queue lengths), requests, each drawn as a slice
+// with a flow arrow to every kernel or copy that served it, phases (which strategy or policy a
+// stretch of the timeline shows), and extra args on activities' slices. The ActivityLog says what the
 // hardware did; annotations say why (which request, which policy state). Pass them to
 // write_chrome_trace (chrome_trace.h); docs/metrics.md#annotations lists the tracks they give.
 //
@@ -52,14 +52,27 @@ struct TraceRequest {
 struct TraceActivityArgs {
   uint64_t activity = 0;  // ActivityRecord id
   std::vector<std::pair<std::string, double>> numbers{};
+  // Kernels only: the thread of its GPU it goes on instead of "kernels" / "SM partition NAME"
+  // ("LS kernels"), so that a tenant keeps one named track whatever partitions a policy makes;
+  // the partition stays in the slice's args. Empty: the platform's thread.
+  std::string track{};
+};
+
+// One stretch of the run that a person navigates by: a strategy of an overlap trace, the policy a
+// colocate or serverless trace shows. Drawn as a slice on the "phases" thread of a "phases"
+// process placed first, so Perfetto's overview shows where each begins and ends.
+struct TracePhase {
+  std::string name{};  // "strategy interdecom (d=4)", "policy sgdrc"
+  Time start{}, end{};
 };
 
 struct TraceAnnotations {
   std::vector<TraceCounter> counters{};
   std::vector<TraceRequest> requests{};
   std::vector<TraceActivityArgs> activity_args{};
+  std::vector<TracePhase> phases{};
 
-  bool empty() const { return counters.empty() && requests.empty() && activity_args.empty(); }
+  bool empty() const { return counters.empty() && requests.empty() && activity_args.empty() && phases.empty(); }
 };
 
 }  // namespace parallax

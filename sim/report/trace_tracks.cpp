@@ -7,6 +7,7 @@
 #include <queue>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include <fmt/format.h>
@@ -15,11 +16,12 @@ namespace parallax {
 namespace {
 
 // Streams of one node, in display order.
-enum class StreamKind { kernels, partition, copies_out, copies_in, collectives };
+enum class StreamKind { kernels, named, partition, copies_out, copies_in, collectives };
 
 std::string stream_name(StreamKind kind, const std::string& partition) {
   switch (kind) {
     case StreamKind::kernels: return "kernels";
+    case StreamKind::named: return partition;
     case StreamKind::partition: return "SM partition " + partition;
     case StreamKind::copies_out: return "copies out";
     case StreamKind::copies_in: return "copies in";
@@ -140,6 +142,21 @@ TraceTracks layout_trace_tracks(const ActivityLog& log, std::span<const Activity
   for (const TraceCounter& c : annotations.counters) nodes[c.node];
   int pid = 0;
 
+  // Phases: one process, first, its slices in lanes like any stream.
+  if (!annotations.phases.empty()) {
+    Stream stream;
+    for (size_t i = 0; i < annotations.phases.size(); ++i)
+      stream.slices.push_back({annotations.phases[i].start, annotations.phases[i].end, i, 0});
+    assign_lanes(stream);
+    TraceProcess process{++pid, "phases", {}};
+    for (int lane = 0; lane < stream.lanes; ++lane)
+      process.threads.push_back({lane + 1, lane == 0 ? "phases" : fmt::format("phases ({})", lane + 1)});
+    tracks.phase_places.resize(annotations.phases.size());
+    for (size_t s = 0; s < stream.slices.size(); ++s)
+      tracks.phase_places[stream.slices[s].record] = {process.pid, 1 + stream.lane_of_slice[s]};
+    tracks.processes.push_back(std::move(process));
+  }
+
   // Request groups: one process each, requests laid out in lanes like any stream.
   std::vector<std::string> group_names;
   std::map<std::string, Stream> request_groups;
@@ -167,13 +184,18 @@ TraceTracks layout_trace_tracks(const ActivityLog& log, std::span<const Activity
     nodes[node][std::move(key)].slices.push_back({r.start, r.end, rec, slot});
   };
   const auto groups = collective_groups(log);
+  std::unordered_map<uint64_t, std::string> track_of;  // kernels an annotation puts on a named thread
+  for (const TraceActivityArgs& x : annotations.activity_args)
+    if (!x.track.empty()) track_of.emplace(x.activity, x.track);
   std::set<int> used_links;
   for (size_t i = 0; i < records.size(); ++i) {
     const ActivityRecord& r = *records[i];
     switch (r.kind) {
       case ActivityKind::kernel: {
         const std::string& gpu = r.src.empty() ? r.dst : r.src;
-        if (r.partition.empty()) add_slice(gpu, {StreamKind::kernels, ""}, i);
+        if (const auto named = track_of.find(r.id); named != track_of.end())
+          add_slice(gpu, {StreamKind::named, named->second}, i);
+        else if (r.partition.empty()) add_slice(gpu, {StreamKind::kernels, ""}, i);
         else add_slice(gpu, {StreamKind::partition, r.partition}, i);
         break;
       }

@@ -1,7 +1,7 @@
 // File: sim/report/trace_tracks.h
 // Where each activity goes in trace.json: which process (a request group, a GPU, another node such
-// as a host, or a link direction) and which thread ("requests", "kernels", "SM partition NAME",
-// "copies out", "copies in", "collectives"), with names a person understands ("GPU 3 (H200)" /
+// as a host, or a link direction) and which thread ("requests", "kernels", a name an annotation
+// gives ("LS kernels"), "SM partition NAME", "copies out", "copies in", "collectives"), with names a person understands ("GPU 3 (H200)" /
 // "SM partition ls", "NVLink gpu0→gpu3", "PCIe host0→pcie_sw0") and a fixed sort order. Writing
 // the events is left to chrome_trace.cpp.
 //
@@ -49,13 +49,14 @@ struct TraceTracks {
   int link_tid = 1;           // the "flows" thread of every link process
   std::map<std::string, int> node_pid;  // node name ("gpu0", "host0", a counter's node) -> its process
   std::vector<TracePlace> request_places;  // per annotations.requests entry (lanes as for streams)
+  std::vector<TracePlace> phase_places;    // per annotations.phases entry (lanes as for streams)
 };
 
 // Builds the layout for `records` (a subset of log.records, in the order they will be written).
 // Every GPU of log.gpu_models gets a process, active or not; other nodes and link directions get
 // one only if a selected record (or, for nodes, an annotation counter) uses them. Request groups
-// of `annotations` come first in first-seen order, then GPUs by number, other nodes by name, and
-// links by id. The log must pass check_activity_log.
+// of `annotations` come first in first-seen order (after a "phases" process when there are
+// phases), then GPUs by number, other nodes by name, and links by id. The log must pass check_activity_log.
 TraceTracks layout_trace_tracks(const ActivityLog& log, std::span<const ActivityRecord* const> records,
                                 const TraceAnnotations& annotations = {});
 

@@ -7,6 +7,7 @@
 
 #include "sim/scenario/config_fields.h"
 #include "sim/scenario/input_error.h"
+#include "sim/scenario/input_limits.h"
 
 namespace parallax {
 
@@ -28,19 +29,39 @@ ArrivalProcessSpec read_arrival_process_spec(const ConfigNode& node, const std::
   } else if (f.optional("path") != nullptr) {
     fail_at(*f.optional("path"), f.path_of("path"), fmt::format("'{}' is only for kind azure_llm", f.path_of("path")));
   }
-  // The ranges of make_arrival_process (arrival_process.h), checked here with their place.
-  const auto num = [&](std::string_view k, double& out, bool required, bool zero_ok) {
+  // The ranges of make_arrival_process (arrival_process.h), narrowed to input_limits.h and
+  // checked here with their place.
+  const auto num = [&](std::string_view k, double& out, bool required, const NumberRange& range) {
     const ConfigNode* n = required ? &f.required(k) : f.optional(k);
-    if (n != nullptr) out = zero_ok ? read_non_negative(*n, f.path_of(k)) : read_positive(*n, f.path_of(k));
+    if (n != nullptr) out = read_number_in(*n, f.path_of(k), range);
   };
   const bool mmpp = a.kind == "mmpp";
-  num("rate_per_s", a.rate_per_s, !mmpp, false);
-  num("cv", a.cv, a.kind == "gamma", false);
-  num("rate_on_per_s", a.rate_on_per_s, mmpp, false);
-  num("rate_off_per_s", a.rate_off_per_s, false, true);
-  num("mean_on_s", a.mean_on_s, mmpp, false);
-  num("mean_off_s", a.mean_off_s, mmpp, false);
+  num("rate_per_s", a.rate_per_s, !mmpp, kRateRange);
+  num("cv", a.cv, a.kind == "gamma", kCvRange);
+  num("rate_on_per_s", a.rate_on_per_s, mmpp, kRateRange);
+  if (const ConfigNode* n = f.optional("rate_off_per_s"))  // 0: silent off periods
+    if (read_non_negative(*n, f.path_of("rate_off_per_s")) != 0)
+      a.rate_off_per_s = read_number_in(*n, f.path_of("rate_off_per_s"), kRateRange);
+  num("mean_on_s", a.mean_on_s, mmpp, kSojournRange);
+  num("mean_off_s", a.mean_off_s, mmpp, kSojournRange);
   return a;
+}
+
+void check_arrival_draws(const ConfigNode& node, const std::string& path, const ArrivalProcessSpec& a,
+                         double duration_s) {
+  const bool mmpp = a.kind == "mmpp";
+  const double per_s = mmpp ? a.rate_on_per_s + a.rate_off_per_s + 1 / a.mean_on_s + 1 / a.mean_off_s : a.rate_per_s;
+  const double draws = per_s * duration_s;
+  if (draws > kMaxExpectedDraws)
+    fail_at(node, path,
+            fmt::format("'{}' would draw about {:.3g} times over duration_s {:g} ({:.3g} per second{}); at most {:g} "
+                        "draws per arrival process are allowed (memory and run time grow with them)",
+                        path, draws, duration_s, per_s, mmpp ? ", arrivals and state switches" : "", kMaxExpectedDraws));
+}
+
+double expected_arrivals(const ArrivalProcessSpec& a, double duration_s) {
+  if (a.kind != "mmpp") return a.rate_per_s * duration_s;
+  return (a.rate_on_per_s * a.mean_on_s + a.rate_off_per_s * a.mean_off_s) / (a.mean_on_s + a.mean_off_s) * duration_s;
 }
 
 }  // namespace parallax

@@ -17,4 +17,12 @@ namespace parallax {
 ArrivalProcessSpec read_arrival_process_spec(const ConfigNode& node, const std::string& path,
                                              const WorkloadContext& context);
 
+// Rejects, at `node`, a process expected to draw more than kMaxExpectedDraws times over
+// `duration_s` (input_limits.h): arrivals, and for mmpp also its state switches.
+void check_arrival_draws(const ConfigNode& node, const std::string& path, const ArrivalProcessSpec& spec,
+                         double duration_s);
+
+// The process's expected arrivals over `duration_s`.
+double expected_arrivals(const ArrivalProcessSpec& spec, double duration_s);
+
 }  // namespace parallax

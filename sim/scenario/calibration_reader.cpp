@@ -60,7 +60,7 @@ models::GemmCalibration read_gemm(const ConfigNode& node) {
   p.eta_max = read_positive(f.required("eta_max"), f.path_of("eta_max"));
   p.k_half = read_non_negative(f.required("k_half"), f.path_of("k_half"));
   p.eta_mem = read_positive(f.required("eta_mem"), f.path_of("eta_mem"));
-  p.overhead_s = read_non_negative(f.required("overhead_s"), f.path_of("overhead_s"));
+  p.overhead_s = read_number_in(f.required("overhead_s"), f.path_of("overhead_s"), kDelaySecondsRange);
   g.rows = read_count(f.required("rows"), f.path_of("rows"));
   if (const ConfigNode* n = f.optional("rms_log_error")) g.rms_log_error = read_non_negative(*n, f.path_of("rms_log_error"));
   return g;
@@ -80,8 +80,9 @@ models::CopyCalibration read_copy(const ConfigNode& node, const std::string& pat
   models::CopyCalibration c;
   c.kind = read_choice(f.required("kind"), f.path_of("kind"), {"h2d", "d2h", "d2d", "p2p"});
   c.host_memory = read_choice(f.required("host_memory"), f.path_of("host_memory"), {"pinned", "pageable", "none"});
-  c.latency_s = read_non_negative(f.required("latency_s"), f.path_of("latency_s"));
-  c.bandwidth_Bps = read_positive(f.required("bandwidth_Bps"), f.path_of("bandwidth_Bps"));
+  // They replace link and copy-engine figures: the scenario's ranges (input_limits.h) hold here too.
+  c.latency_s = read_number_in(f.required("latency_s"), f.path_of("latency_s"), kDelaySecondsRange);
+  c.bandwidth_Bps = read_number_in(f.required("bandwidth_Bps"), f.path_of("bandwidth_Bps"), kBandwidthGBpsRange, 1e-9) * 1e9;
   c.rows = read_count(f.required("rows"), f.path_of("rows"));
   return c;
 }
@@ -90,7 +91,7 @@ models::LaunchCalibration read_launch(const ConfigNode& node, const std::string&
   const MapFields f(node, path, {"what", "seconds", "rows"});
   models::LaunchCalibration l;
   l.what = read_choice(f.required("what"), f.path_of("what"), {"launch", "sync", "event_record"});
-  l.seconds = read_non_negative(f.required("seconds"), f.path_of("seconds"));
+  l.seconds = read_number_in(f.required("seconds"), f.path_of("seconds"), kDelaySecondsRange);  // a kernel launch delay
   l.rows = read_count(f.required("rows"), f.path_of("rows"));
   return l;
 }
@@ -179,11 +180,7 @@ models::Calibration parse_calibration(std::string_view text, const std::string& 
 }
 
 models::Calibration read_calibration(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "calibration", "cannot open the calibration file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_calibration(text.str(), path);
+  return parse_calibration(read_input_text(path), path);
 }
 
 std::string calibration_path(const std::string& name, const std::string& base_dir) {

@@ -61,11 +61,12 @@ void read_colocate_workload(const ConfigNode& workload, const std::string& path,
   c.ls_model = read_model(ls);
   c.ls_batch = static_cast<int>(read_integer_in(ls.required("batch"), ls.path_of("batch"), 1, 4096));
   c.ls_arrivals = read_arrival_process_spec(ls.required("arrivals"), ls.path_of("arrivals"), context);
-  c.ls_slo_s = read_positive(ls.required("slo_ms"), ls.path_of("slo_ms")) * 1e-3;
+  c.ls_slo_s = read_number_in(ls.required("slo_ms"), ls.path_of("slo_ms"), kSloSecondsRange, 1e-3);
   const MapFields be(f.required("be"), f.path_of("be"), {"model", "batch"});
   c.be_model = read_model(be);
   c.be_batch = static_cast<int>(read_integer_in(be.required("batch"), be.path_of("batch"), 1, 4096));
-  c.duration_s = read_positive(f.required("duration_s"), f.path_of("duration_s"));
+  c.duration_s = read_number_in(f.required("duration_s"), f.path_of("duration_s"), kHorizonRange);
+  check_arrival_draws(ls.required("arrivals"), ls.path_of("arrivals"), c.ls_arrivals, c.duration_s);
   const ConfigNode& policies = f.required("policies");
   c.policies = read_string_list(policies, f.path_of("policies"));
   if (c.policies.empty()) fail_at(policies, f.path_of("policies"), "'workload.policies' must not be empty");
@@ -90,7 +91,7 @@ void read_colocate_workload(const ConfigNode& workload, const std::string& path,
     fail_at(workload, path, fmt::format("the model catalog has no figures for GPU '{}'", model));
   const GpuSpec& gpu = scenario.hardware.gpus[0];
   c.bw_per_sm_Bps = 2 * gpu.hbm_Bps / gpu.sms;
-  if (const ConfigNode* b = f.optional("bw_per_sm_GBps")) c.bw_per_sm_Bps = read_positive(*b, f.path_of("bw_per_sm_GBps")) * 1e9;
+  if (const ConfigNode* b = f.optional("bw_per_sm_GBps")) c.bw_per_sm_Bps = read_number_in(*b, f.path_of("bw_per_sm_GBps"), kBandwidthGBpsRange) * 1e9;
   c.static_ls_sms = parts->sms / 2 / parts->green_multiple_sms * parts->green_multiple_sms;
   if (const ConfigNode* s = f.optional("static_ls_sms")) {
     c.static_ls_sms = static_cast<int>(read_integer_in(*s, f.path_of("static_ls_sms"), 1, parts->sms));

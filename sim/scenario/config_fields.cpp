@@ -168,6 +168,24 @@ int64_t read_integer_in(const ConfigNode& node, const std::string& path, int64_t
   return v;
 }
 
+double read_number_in(const ConfigNode& node, const std::string& path, const NumberRange& range, double scale) {
+  const double v = read_number(node, path);
+  const double lo = range.min / scale, hi = range.max / scale;
+  note(node, path, "number", fmt::format("{}{:g} to {:g}", range.min_exclusive ? "> " : "", lo, hi));
+  const double scaled = v * scale;
+  if (range.min_exclusive ? !(scaled > range.min) : scaled < range.min) {
+    if (lo == 0)
+      fail_at(node, path, fmt::format("{} must {}, got {}", quoted(path),
+                                      range.min_exclusive ? "be greater than 0" : "not be negative", node.scalar));
+    if (!(v > 0)) fail_at(node, path, fmt::format("{} must be greater than 0, got {}", quoted(path), node.scalar));
+    fail_at(node, path, fmt::format("{} must be {} {:g}, got {} ({})", quoted(path),
+                                    range.min_exclusive ? "greater than" : "at least", lo, node.scalar, range.why));
+  }
+  if (scaled > range.max)
+    fail_at(node, path, fmt::format("{} must be at most {:g}, got {} ({})", quoted(path), hi, node.scalar, range.why));
+  return scaled;
+}
+
 std::string read_choice(const ConfigNode& node, const std::string& path,
                         std::initializer_list<std::string_view> choices) {
   std::string s = read_string(node, path);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/scenario/config_tree.h"
+#include "sim/scenario/input_limits.h"
 
 namespace parallax {
 
@@ -39,6 +40,10 @@ std::vector<std::string> read_string_list(const ConfigNode& node, const std::str
 double read_positive(const ConfigNode& node, const std::string& path);
 double read_non_negative(const ConfigNode& node, const std::string& path);
 int64_t read_integer_in(const ConfigNode& node, const std::string& path, int64_t min, int64_t max);
+// A number in `range` (input_limits.h) once multiplied by `scale` (1e-6 for a key in microseconds
+// against a range in seconds); returns value x scale. The message gives the limit in the key's own
+// unit and why it exists: "'k' must be at most 1e+06, got 1e13 (a single delay is at most 1 s ...)".
+double read_number_in(const ConfigNode& node, const std::string& path, const NumberRange& range, double scale = 1);
 
 // One of `choices`: "'k' must be one of full, half; got 'fulll' (did you mean 'full'?)".
 std::string read_choice(const ConfigNode& node, const std::string& path,

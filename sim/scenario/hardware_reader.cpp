@@ -27,17 +27,19 @@ GpuSpec read_gpu(const ConfigNode& node, const std::string& path) {
   GpuSpec gpu;
   if (const ConfigNode* n = f.optional("model")) gpu.model = read_string(*n, f.path_of("model"));
   gpu.sms = static_cast<int>(read_integer_in(f.required("sms"), f.path_of("sms"), 1, 1 << 20));
-  gpu.peak_flops = read_positive(f.required("peak_tflops"), f.path_of("peak_tflops")) * 1e12;
-  gpu.hbm_Bps = read_positive(f.required("hbm_GBps"), f.path_of("hbm_GBps")) * 1e9;
+  gpu.peak_flops = read_number_in(f.required("peak_tflops"), f.path_of("peak_tflops"), kTflopsRange) * 1e12;
+  gpu.hbm_Bps = read_number_in(f.required("hbm_GBps"), f.path_of("hbm_GBps"), kBandwidthGBpsRange) * 1e9;
   const double memory_gib = read_positive(f.required("memory_GiB"), f.path_of("memory_GiB"));
   if (memory_gib > 1e9) fail_at(f.required("memory_GiB"), f.path_of("memory_GiB"), "'memory_GiB' is out of range");
   gpu.memory_bytes = gib_to_bytes(memory_gib);
   if (const ConfigNode* n = f.optional("copy_engines"))
     gpu.copy_engines = static_cast<int>(read_integer_in(*n, f.path_of("copy_engines"), 1, 64));
-  if (const ConfigNode* n = f.optional("copy_engine_GBps"))
-    gpu.copy_engine_Bps = read_non_negative(*n, f.path_of("copy_engine_GBps")) * 1e9;
+  if (const ConfigNode* n = f.optional("copy_engine_GBps"))  // 0: no engine limit
+    gpu.copy_engine_Bps = read_non_negative(*n, f.path_of("copy_engine_GBps")) == 0
+                              ? 0
+                              : read_number_in(*n, f.path_of("copy_engine_GBps"), kBandwidthGBpsRange) * 1e9;
   if (const ConfigNode* n = f.optional("kernel_launch_us"))
-    gpu.kernel_launch_s = read_non_negative(*n, f.path_of("kernel_launch_us")) * 1e-6;
+    gpu.kernel_launch_s = read_number_in(*n, f.path_of("kernel_launch_us"), kDelaySecondsRange, 1e-6);
   return gpu;
 }
 

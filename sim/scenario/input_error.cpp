@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/io/input_file.h"
+
 namespace parallax {
 
 namespace {
@@ -19,5 +21,21 @@ InputError::InputError(SourceLocation where, std::string key, std::string messag
       where_(std::move(where)),
       key_(std::move(key)),
       message_(std::move(message)) {}
+
+std::string read_input_text(const std::string& path) {
+  try {
+    return read_input_file(path);
+  } catch (const InputFileError& e) {
+    throw InputError({path, 0, 0}, "", e.reason());
+  }
+}
+
+std::ifstream open_input(const std::string& path) {
+  try {
+    return open_input_stream(path);
+  } catch (const InputFileError& e) {
+    throw InputError({path, 0, 0}, "", e.reason());
+  }
+}
 
 }  // namespace parallax

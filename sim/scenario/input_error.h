@@ -5,6 +5,7 @@
 // exits with code 2.
 #pragma once
 
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -28,5 +29,11 @@ class InputError : public std::runtime_error {
   std::string key_;
   std::string message_;
 };
+
+// An input file read whole, or opened for a line reader, through the bounded reader
+// (sim/io/input_file.h): a FIFO, device, directory, missing file or one over the limit is an
+// InputError at the file ("PATH: cannot read a FIFO (pipe); inputs must be regular files").
+std::string read_input_text(const std::string& path);
+std::ifstream open_input(const std::string& path);
 
 }  // namespace parallax

@@ -19,9 +19,9 @@ LinkFigures read_link_figures(const MapFields& fields, LinkKind default_kind) {
   f.kind = default_kind;
   if (const ConfigNode* kind = fields.optional("kind"))
     f.kind = link_kind_from(read_choice(*kind, fields.path_of("kind"), {"nvlink", "pcie", "network", "other"}));
-  f.bandwidth_Bps = read_positive(fields.required("GBps"), fields.path_of("GBps")) * 1e9;
+  f.bandwidth_Bps = read_number_in(fields.required("GBps"), fields.path_of("GBps"), kBandwidthGBpsRange) * 1e9;
   if (const ConfigNode* latency = fields.optional("latency_us"))
-    f.latency_s = read_non_negative(*latency, fields.path_of("latency_us")) * 1e-6;
+    f.latency_s = read_number_in(*latency, fields.path_of("latency_us"), kDelaySecondsRange, 1e-6);
   if (const ConfigNode* duplex = fields.optional("duplex"))
     f.full_duplex = read_choice(*duplex, fields.path_of("duplex"), {"full", "half"}) == "full";
   return f;

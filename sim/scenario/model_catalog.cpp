@@ -237,11 +237,7 @@ ModelCatalog read_model_catalog(std::string_view yaml, const std::string& file) 
 }
 
 ModelCatalog load_model_catalog_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0}, "", fmt::format("cannot open model catalog '{}'", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return read_model_catalog(text.str(), path);
+  return read_model_catalog(read_input_text(path), path);
 }
 
 const ModelCatalog& embedded_model_catalog() {

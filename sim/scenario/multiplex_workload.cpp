@@ -21,8 +21,10 @@ namespace parallax {
 namespace {
 
 
+constexpr std::string_view kServiceKeys[] = {"name", "model", "max_batch", "timeout_ms", "slo_ms", "arrivals"};
+
 MultiplexServiceSpec read_service(const ConfigNode& node, const std::string& path, const WorkloadContext& context) {
-  const MapFields f(node, path, {"name", "model", "max_batch", "timeout_ms", "slo_ms", "arrivals"});
+  const MapFields f(node, path, kServiceKeys);
   MultiplexServiceSpec s;
   const ConfigNode& model = f.required("model");
   s.model = read_string(model, f.path_of("model"));
@@ -33,8 +35,8 @@ MultiplexServiceSpec read_service(const ConfigNode& node, const std::string& pat
   s.name = s.model;
   if (const ConfigNode* n = f.optional("name")) s.name = read_string(*n, f.path_of("name"));
   s.max_batch = static_cast<int>(read_integer_in(f.required("max_batch"), f.path_of("max_batch"), 1, 1024));
-  s.timeout_s = read_non_negative(f.required("timeout_ms"), f.path_of("timeout_ms")) * 1e-3;
-  s.slo_s = read_positive(f.required("slo_ms"), f.path_of("slo_ms")) * 1e-3;
+  s.timeout_s = read_number_in(f.required("timeout_ms"), f.path_of("timeout_ms"), kWaitSecondsRange, 1e-3);
+  s.slo_s = read_number_in(f.required("slo_ms"), f.path_of("slo_ms"), kSloSecondsRange, 1e-3);
   s.arrivals = read_arrival_process_spec(f.required("arrivals"), f.path_of("arrivals"), context);
   s.weight_bytes = static_cast<double>(catalog.find(s.model)->param_bytes());
   return s;
@@ -81,13 +83,15 @@ void read_multiplex_workload(const ConfigNode& workload, const std::string& path
                     {"kind", "duration_s", "services", "policies", "trace_policy", "elastic_resize_cost_us", "mig_sizing",
                      "mig_peak_window_ms", "mig_peak_percentile"});
   MultiplexWorkloadSpec& w = scenario.multiplex;
-  w.duration_s = read_positive(f.required("duration_s"), f.path_of("duration_s"));
+  w.duration_s = read_number_in(f.required("duration_s"), f.path_of("duration_s"), kHorizonRange);
   const ConfigNode& services = f.required("services");
   const std::string services_path = f.path_of("services");
   if (services.kind != ConfigNode::Kind::sequence || services.items.empty())
     fail_at(services, services_path, fmt::format("'{}' must be a non-empty list of services", services_path));
   for (size_t i = 0; i < services.items.size(); ++i) {
     w.services.push_back(read_service(services.items[i], join_path(services_path, i), context));
+    const MapFields service(services.items[i], join_path(services_path, i), kServiceKeys);
+    check_arrival_draws(service.required("arrivals"), service.path_of("arrivals"), w.services[i].arrivals, w.duration_s);
     for (size_t j = 0; j < i; ++j)
       if (w.services[j].name == w.services[i].name)
         fail_at(services.items[i], join_path(services_path, i),
@@ -112,11 +116,21 @@ void read_multiplex_workload(const ConfigNode& workload, const std::string& path
   check_memory(services, services_path, w, scenario.hardware.gpus[0], gpu_partitioning_for(model));
   if (catalog_gpu_kind(model) < 0)
     fail_at(workload, path, fmt::format("the model catalog has no figures for GPU '{}'", model));
-  if (const ConfigNode* c = f.optional("elastic_resize_cost_us"))
-    w.elastic_resize_cost_s = read_non_negative(*c, f.path_of("elastic_resize_cost_us")) * 1e-6;
+  if (const ConfigNode* c = f.optional("elastic_resize_cost_us")) {
+    w.elastic_resize_cost_s = read_number_in(*c, f.path_of("elastic_resize_cost_us"), kDelaySecondsRange, 1e-6);
+    // At most one resize per batch, so per request: the costs must fit the run with the horizon.
+    double requests = 0;
+    for (const MultiplexServiceSpec& s : w.services) requests += 2 * expected_arrivals(s.arrivals, w.duration_s) + 100;
+    if (w.duration_s + requests * w.elastic_resize_cost_s > kMaxRunSeconds)
+      fail_at(*c, f.path_of("elastic_resize_cost_us"),
+              fmt::format("'{}': {} us per resize over up to {:.3g} requests (twice the expected arrivals) could add {:.3g} s "
+                          "to the run, past the {:g} s a run may span (the clock is int64 picoseconds)",
+                          f.path_of("elastic_resize_cost_us"), c->scalar, requests, requests * w.elastic_resize_cost_s,
+                          kMaxRunSeconds));
+  }
   if (const ConfigNode* m = f.optional("mig_sizing")) w.mig_sizing = read_choice(*m, f.path_of("mig_sizing"), {"mean", "peak"});
   if (const ConfigNode* m = f.optional("mig_peak_window_ms"))
-    w.mig_peak_window_s = read_positive(*m, f.path_of("mig_peak_window_ms")) * 1e-3;
+    w.mig_peak_window_s = read_number_in(*m, f.path_of("mig_peak_window_ms"), kSloSecondsRange, 1e-3);
   if (const ConfigNode* m = f.optional("mig_peak_percentile")) {
     w.mig_peak_percentile = read_positive(*m, f.path_of("mig_peak_percentile"));
     if (w.mig_peak_percentile > 100)

@@ -4,7 +4,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <limits>
+
 #include "sim/scenario/config_fields.h"
+#include "sim/scenario/input_limits.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/workload_kinds.h"
 
@@ -59,6 +63,28 @@ std::vector<OverlapModelSpec> read_models(const ConfigNode& node, const std::str
   return out;
 }
 
+// The largest GEMM of a configuration at the GPU's peak, and its output over the slowest link (twice,
+// for an all-reduce), must fit a run with room to spare: the DES runs each configuration on its
+// own clock, and efficiency below 1 (the GEMM model), degrees and ring steps stretch it further.
+// Refused at `where` (the tokens, or seq_len, key) when a quarter of kMaxRunSeconds does not hold it
+// (the clock's last guard, TimeRangeError, stays behind it for an efficiency under 1/4).
+void check_overlap_span(const HardwareSpec& hw, int64_t tokens, int64_t hidden, int64_t tp, const ConfigNode& where,
+                        const std::string& where_path) {
+  double min_Bps = std::numeric_limits<double>::infinity();
+  for (const LinkSpec& l : hw.links) min_Bps = std::min(min_Bps, l.bandwidth_Bps);
+  const double m = static_cast<double>(tokens), h = static_cast<double>(hidden);
+  const double flops = 2 * m * (4 * h) * h / static_cast<double>(tp);  // fc1 and fc2: the largest layers
+  const double gemm_s = flops / hw.gpus.front().peak_flops;
+  const double comm_s = 2 * (2 * m * 4 * h) / min_Bps;                 // bf16 output of fc1, all-reduced
+  const double limit_s = kMaxRunSeconds / 4;
+  if (gemm_s + comm_s > limit_s)
+    fail_at(where, where_path,
+            fmt::format("'{}': a layer of {} tokens, hidden {} over tp {} takes at least {:.3g} s of GEMM at the GPU's peak "
+                        "and {:.3g} s over the slowest link, past the {:g} s one overlap configuration may take "
+                        "(the clock is int64 picoseconds)",
+                        where_path, tokens, hidden, tp, gemm_s, comm_s, limit_s));
+}
+
 }  // namespace
 
 void read_overlap_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext&,
@@ -98,6 +124,18 @@ void read_overlap_workload(const ConfigNode& workload, const std::string& path, 
       if (model.heads % tp != 0)
         fail_at(tp_node, f.path_of("tp"), fmt::format("'{}': model '{}' has {} heads, not divisible by tp {}",
                                                       f.path_of("tp"), model.name, model.heads, tp));
+  }
+  const ConfigNode& size_node = grid ? (f.optional("tokens") != nullptr ? *f.optional("tokens") : workload)
+                                     : (f.optional("seq_len") != nullptr ? *f.optional("seq_len") : workload);
+  const std::string size_path = f.path_of(grid ? "tokens" : "seq_len");
+  for (int64_t tp : out.tp) {
+    if (grid) {
+      for (int64_t m : out.tokens)
+        for (int64_t h : out.hidden) check_overlap_span(scenario.hardware, m, h, tp, size_node, size_path);
+    } else {
+      for (const OverlapModelSpec& model : out.models)
+        check_overlap_span(scenario.hardware, out.seq_len * out.micro_batch, model.hidden, tp, size_node, size_path);
+    }
   }
   const int64_t configs = grid ? static_cast<int64_t>(out.ops.size() * out.tp.size() * out.hidden.size() *
                                                       out.tokens.size() * out.layers.size())

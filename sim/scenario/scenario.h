@@ -51,12 +51,18 @@ struct TransferWorkloadSpec {
   std::string transfers_csv;            // path as resolved (relative to the scenario file); "" if none
   size_t csv_rows = 0;                  // its rows: checked at load, read again as the replay needs them
   std::vector<TransferCsvChunk> csv_chunks;
+  double csv_bytes = 0;       // the rows' bytes, summed (the load-time bound on the run's span)
+  Time csv_max_start;         // their latest start
+  int csv_largest_line = 0;   // the line of the row with the most bytes
   std::vector<CollectiveSpec> collectives;
 };
 
 struct OutputSpec {
   bool activities_csv = true;  // activities.csv, one row per activity
   bool trace = true;           // trace.json (Perfetto)
+  // trace.json holds at most this many activities, the first by start time, and the counters,
+  // requests and phases up to the first one left out (docs/metrics.md#trace-size); 0 = no limit.
+  int64_t trace_limit = 20'000;
 };
 
 struct Scenario {

@@ -46,10 +46,12 @@ HardwareSpec read_scenario_hardware(const ConfigNode& node, const std::string& p
 }
 
 OutputSpec read_output(const ConfigNode& node, const std::string& path) {
-  const MapFields f(node, path, {"activities_csv", "trace"});
+  const MapFields f(node, path, {"activities_csv", "trace", "trace_limit"});
   OutputSpec out;
   if (const ConfigNode* n = f.optional("activities_csv")) out.activities_csv = read_bool(*n, f.path_of("activities_csv"));
   if (const ConfigNode* n = f.optional("trace")) out.trace = read_bool(*n, f.path_of("trace"));
+  if (const ConfigNode* n = f.optional("trace_limit"))
+    out.trace_limit = read_integer_in(*n, f.path_of("trace_limit"), 0, 100'000'000);
   return out;
 }
 
@@ -90,14 +92,7 @@ Scenario load_scenario_text(std::string_view yaml, const std::string& source_nam
 }
 
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& overrides) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError(SourceLocation{path, 0, 0}, "", "is a directory, not a scenario file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot open scenario file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_scenario_text(text.str(), path, overrides);
+  return load_scenario_text(read_input_text(path), path, overrides);
 }
 
 std::string_view embedded_quickstart() {

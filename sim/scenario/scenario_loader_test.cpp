@@ -95,6 +95,10 @@ TEST(ScenarioLoader, OutOfRange) {
             "ring.yaml:2:36: 'hardware.gpus' must be at least 1, got 0");
   EXPECT_EQ(error_of("name: r\nhardware:\n  preset: dgx-h100\n  topology: {link: {GBps: 0}}\n"),
             "ring.yaml:4:27: 'hardware.topology.link.GBps' must be greater than 0, got 0");
+  // Past what the clock holds over a run (input_limits.h): the limit in the key's unit, and why.
+  EXPECT_EQ(error_of("name: r\nhardware:\n  preset: dgx-h100\n  topology: {link: {GBps: 1, latency_us: 1e13}}\n"),
+            "ring.yaml:4:42: 'hardware.topology.link.latency_us' must be at most 1e+06, got 1e13 (a single delay is at "
+            "most 1 s, so that delays x steps stay within the clock (int64 picoseconds))");
   EXPECT_EQ(error_of(head + "  collectives: [{op: all_reduce, group: [0], bytes: 1}]\n"),
             "ring.yaml:5:41: 'workload.collectives.0.group' must hold at least 2 GPUs, got 1");
   EXPECT_EQ(error_of(head + "  collectives: [{op: all_reduce, group: [0, 8], bytes: 1}]\n"),
@@ -240,7 +244,7 @@ TEST(ScenarioLoader, MissingFile) {
     load_scenario_file("no/such/file.yaml");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "no/such/file.yaml: cannot open scenario file");
+    EXPECT_STREQ(e.what(), "no/such/file.yaml: no such file or directory");
   }
 }
 

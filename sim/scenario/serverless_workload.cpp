@@ -49,7 +49,7 @@ void read_serverless_workload(const ConfigNode& workload, const std::string& pat
             fmt::format("'{}': cannot open '{}' (resolved to '{}')", t.path_of("path"), written, resolved.string()));
   s.trace_path = resolved.string();
   if (const ConfigNode* cv = t.optional("minute_cv")) s.minute_cv = read_positive(*cv, t.path_of("minute_cv"));
-  if (const ConfigNode* d = f.optional("duration_s")) s.duration_s = read_positive(*d, f.path_of("duration_s"));
+  if (const ConfigNode* d = f.optional("duration_s")) s.duration_s = read_number_in(*d, f.path_of("duration_s"), kHorizonRange);
   if (s.trace_format == "torpor_rates" && s.duration_s == 0)  // mean rates have no end of their own
     fail_at(t.required("format"), t.path_of("format"),
             fmt::format("'{}: torpor_rates' needs '{}' (how long to draw arrivals at those rates)", t.path_of("format"),

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "sim/io/input_file.h"
 #include "sim/scenario/byte_count.h"
 #include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/input_error.h"
@@ -85,9 +86,12 @@ void TransferCsvReader::fail(int line, const std::string& message) const {
 bool TransferCsvReader::next_fields(std::vector<std::string>& fields) {
   while (true) {
     const uint64_t at = offset_;
-    if (!std::getline(in_, text_)) return false;
-    offset_ += text_.size() + 1;
+    const LineRead r = read_bounded_line(in_, text_);
+    if (r == LineRead::end) return false;
     ++line_no_;
+    if (r == LineRead::too_long)
+      fail(line_no_, fmt::format("line longer than {} bytes, the limit for a CSV line", kMaxInputLineBytes));
+    offset_ += text_.size() + 1;
     std::string_view line = text_;
     // A UTF-8 byte-order mark (spreadsheets write one) is not part of the first column's name.
     constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
@@ -156,8 +160,8 @@ TransferSpec TransferCsvReader::read_row(const std::vector<std::string>& fields)
         if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !std::isfinite(s))
           fail(line, fmt::format("column 'start_s': expected a number of seconds, got '{}'", v));
         if (s < 0) fail(line, fmt::format("column 'start_s': must not be negative, got {}", v));
-        if (s > kMaxStartSeconds)
-          fail(line, fmt::format("column 'start_s': must be at most {:g}, got {}", kMaxStartSeconds, v));
+        if (s > kStartRange.max)
+          fail(line, fmt::format("column 'start_s': must be at most {:g}, got {} ({})", kStartRange.max, v, kStartRange.why));
         t.start = Time::seconds(s);
         break;
       }
@@ -187,12 +191,18 @@ std::vector<TransferSpec> parse_transfers_csv(std::string_view text, const std::
 }
 
 void index_transfers_csv(const std::string& path, const NodeDirectory& nodes, TransferWorkloadSpec& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot open file");
+  std::ifstream in = open_input(path);
   TransferCsvReader reader(in, path, nodes);
   out.csv_rows = 0;
   out.csv_chunks.clear();
+  int64_t largest = -1;
   while (std::optional<TransferSpec> t = reader.next()) {
+    out.csv_bytes += static_cast<double>(t->bytes);
+    out.csv_max_start = std::max(out.csv_max_start, t->start);
+    if (t->bytes > largest) {
+      largest = t->bytes;
+      out.csv_largest_line = reader.line();
+    }
     if (out.csv_rows % kTransferCsvChunkRows == 0)
       out.csv_chunks.push_back(TransferCsvChunk{reader.row_offset(), reader.line(), 0, t->start});
     TransferCsvChunk& c = out.csv_chunks.back();

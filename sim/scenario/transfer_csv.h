@@ -21,13 +21,12 @@
 #include <vector>
 
 #include "sim/scenario/input_error.h"
+#include "sim/scenario/input_limits.h"
 #include "sim/scenario/node_directory.h"
 #include "sim/scenario/scenario.h"
 
 namespace parallax {
 
-// Longest start time accepted anywhere (seconds); Time's range is about 106 days.
-inline constexpr double kMaxStartSeconds = 1e6;
 inline constexpr uint32_t kTransferCsvChunkRows = 16384;
 
 // Rows of transfer CSV text from a stream, one line at a time.

@@ -1,11 +1,17 @@
 // File: sim/scenario/transfer_workload.cpp
 #include "sim/scenario/transfer_workload.h"
 
+#include <algorithm>
 #include <array>
+#include <limits>
+#include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
+#include "sim/platform/topology.h"
 #include "sim/scenario/config_fields.h"
+#include "sim/scenario/input_limits.h"
 #include "sim/scenario/node_directory.h"
 #include "sim/scenario/transfer_csv.h"
 
@@ -19,10 +25,7 @@ constexpr std::array<std::string_view, 1> kAlgos{"ring"};
 Time read_start(const MapFields& f) {
   const ConfigNode* n = f.optional("start_s");
   if (n == nullptr) return Time::zero();
-  const double s = read_non_negative(*n, f.path_of("start_s"));
-  if (s > kMaxStartSeconds)
-    fail_at(*n, f.path_of("start_s"), fmt::format("'{}' must be at most {:g}, got {}", f.path_of("start_s"), kMaxStartSeconds, n->scalar));
-  return Time::seconds(s);
+  return Time::seconds(read_number_in(*n, f.path_of("start_s"), kStartRange));
 }
 
 std::string read_endpoint(const MapFields& f, std::string_view key, const NodeDirectory& nodes) {
@@ -80,11 +83,79 @@ CollectiveSpec read_collective(const ConfigNode& node, const std::string& path, 
     for (int g = 0; g < gpus; ++g) c.group.push_back(g);
     if (gpus < 2) fail_at(node, f.path_of("group"), fmt::format("'{}' needs at least 2 GPUs; the machine has 1", path));
   }
+  const auto ranks = static_cast<uint64_t>(c.group.size());
+  const uint64_t transfers = ranks * (c.op == "all_reduce" ? 2 * (ranks - 1) : ranks - 1);
+  if (transfers > kMaxRingHopTransfers)
+    fail_at(group != nullptr ? *group : node, f.path_of("group"),
+            fmt::format("a ring {} over {} GPUs takes {} hop transfers, over the limit of {} per collective "
+                        "(an all_reduce ring of at most 8,192 GPUs; use smaller groups)",
+                        c.op, ranks, transfers, kMaxRingHopTransfers));
   c.bytes = read_byte_count(f.required("bytes"), f.path_of("bytes"));
   c.start = read_start(f);
   if (const ConfigNode* algo = f.optional("algo")) c.algo = read_choice(*algo, f.path_of("algo"), {kAlgos[0]});
   c.name = read_name(f);
   return c;
+}
+
+// One item's share of the bound below, and where to point when it is too much.
+struct SpanPart {
+  const ConfigNode* node;
+  std::string path;
+  double bytes;       // what it may put on the slowest link, one after another
+  double steps;       // routes crossed one after another (a transfer: 1; a ring: its steps)
+  std::vector<std::pair<std::string, std::string>> routes;  // the routes it takes (empty: any)
+};
+
+// The run's span is at most the latest start, plus every byte over the slowest link one after
+// another (max-min sharing never does worse), plus the longest chain of route latencies (a ring's
+// steps one after another). A route's latency is first bounded by every link's latency summed and
+// by (nodes - 1) times the largest; only when that is too much are the routes taken (a Topology,
+// the run's own router) to get their latencies. Past kMaxRunSeconds the scenario is refused at the
+// item that weighs most: the clock would otherwise leave its range during the run.
+void check_transfer_span(const HardwareSpec& hw, Time max_start, const std::vector<SpanPart>& parts) {
+  if (parts.empty()) return;
+  double min_Bps = std::numeric_limits<double>::infinity(), latency_sum = 0, latency_max = 0;
+  for (const LinkSpec& l : hw.links) {
+    min_Bps = std::min(min_Bps, l.bandwidth_Bps);
+    latency_sum += l.latency_s;
+    latency_max = std::max(latency_max, l.latency_s);
+  }
+  for (const GpuSpec& g : hw.gpus)
+    if (g.copy_engine_Bps > 0) min_Bps = std::min(min_Bps, g.copy_engine_Bps);
+  const double nodes = static_cast<double>(hw.gpus.size() + hw.hosts.size() + hw.switches.size());
+  const double any_route_s = std::min(latency_sum, std::max(0.0, nodes - 1) * latency_max);
+  std::vector<double> chain(parts.size());
+  double bytes_s = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    bytes_s += parts[i].bytes / min_Bps;
+    chain[i] = parts[i].steps * any_route_s;
+  }
+  const auto span = [&] { return max_start.to_seconds() + bytes_s + *std::max_element(chain.begin(), chain.end()); };
+  if (!(span() <= kMaxRunSeconds)) {
+    std::optional<Topology> topology;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      if (parts[i].routes.empty() || !(max_start.to_seconds() + bytes_s + chain[i] > kMaxRunSeconds)) continue;
+      if (!topology) topology.emplace(hw);
+      double longest = 0;
+      for (const auto& [a, b] : parts[i].routes)
+        longest = std::max(longest,
+                           topology->route(topology->node_index(a), topology->node_index(b)).latency.to_seconds());
+      chain[i] = parts[i].steps * longest;
+    }
+  }
+  const double span_s = span();
+  if (span_s <= kMaxRunSeconds) return;
+  size_t heaviest = 0;
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (std::max(parts[i].bytes / min_Bps, chain[i]) > std::max(parts[heaviest].bytes / min_Bps, chain[heaviest]))
+      heaviest = i;
+  const SpanPart& h = parts[heaviest];
+  fail_at(*h.node, h.path,
+          fmt::format("'{}': the transfers could take up to {:.3g} s (latest start {:g} s, {:.3g} s of bytes at the "
+                      "slowest link's {:g} GB/s, {:.3g} s of route latencies one after another), past the {:g} s a run "
+                      "may span (the clock is int64 picoseconds); this item weighs most",
+                      h.path, span_s, max_start.to_seconds(), bytes_s, min_Bps / 1e9,
+                      *std::max_element(chain.begin(), chain.end()), kMaxRunSeconds));
 }
 
 const ConfigNode& expect_list(const ConfigNode& node, const std::string& path) {
@@ -100,10 +171,17 @@ void read_transfer_workload(const ConfigNode& workload, const std::string& path,
   const MapFields f(workload, path, {"kind", "transfers", "transfers_csv", "collectives"});
   const NodeDirectory nodes(scenario.hardware);
   TransferWorkloadSpec& out = scenario.transfers;
+  std::vector<SpanPart> span;
+  Time max_start;
   if (const ConfigNode* list = f.optional("transfers")) {
     const ConfigNode& items = expect_list(*list, f.path_of("transfers"));
-    for (size_t i = 0; i < items.items.size(); ++i)
-      out.transfers.push_back(read_transfer(items.items[i], join_path(f.path_of("transfers"), i), nodes));
+    for (size_t i = 0; i < items.items.size(); ++i) {
+      const std::string item_path = join_path(f.path_of("transfers"), i);
+      out.transfers.push_back(read_transfer(items.items[i], item_path, nodes));
+      const TransferSpec& t = out.transfers.back();
+      span.push_back({&items.items[i], item_path, static_cast<double>(t.bytes), 1, {{t.src, t.dst}}});
+      max_start = std::max(max_start, t.start);
+    }
   }
   if (const ConfigNode* csv = f.optional("transfers_csv")) {
     const std::string written = read_string(*csv, f.path_of("transfers_csv"));
@@ -116,13 +194,30 @@ void read_transfer_workload(const ConfigNode& workload, const std::string& path,
               fmt::format("'{}': cannot open '{}' (resolved to '{}')", f.path_of("transfers_csv"), written, resolved.string()));
     out.transfers_csv = resolved.string();
     index_transfers_csv(out.transfers_csv, nodes, out);  // every row checked now, read again by the replay
+    if (out.csv_rows > 0) {
+      span.push_back({csv, fmt::format("{} (its largest row: line {})", f.path_of("transfers_csv"), out.csv_largest_line),
+                      out.csv_bytes, 1, {}});
+      max_start = std::max(max_start, out.csv_max_start);
+    }
   }
   if (const ConfigNode* list = f.optional("collectives")) {
     const ConfigNode& items = expect_list(*list, f.path_of("collectives"));
     const int gpus = static_cast<int>(scenario.hardware.gpus.size());
-    for (size_t i = 0; i < items.items.size(); ++i)
-      out.collectives.push_back(read_collective(items.items[i], join_path(f.path_of("collectives"), i), gpus));
+    for (size_t i = 0; i < items.items.size(); ++i) {
+      const std::string item_path = join_path(f.path_of("collectives"), i);
+      out.collectives.push_back(read_collective(items.items[i], item_path, gpus));
+      const CollectiveSpec& c = out.collectives.back();
+      // A ring's steps: 2(n-1) for all_reduce, n-1 otherwise; each may put the whole size on one link.
+      const double n = static_cast<double>(c.group.size());
+      const double steps = c.op == "all_reduce" ? 2 * (n - 1) : n - 1;
+      std::vector<std::pair<std::string, std::string>> ring;
+      for (size_t k = 0; k < c.group.size(); ++k)
+        ring.emplace_back(gpu_node_name(c.group[k]), gpu_node_name(c.group[(k + 1) % c.group.size()]));
+      span.push_back({&items.items[i], item_path, steps * static_cast<double>(c.bytes), steps, std::move(ring)});
+      max_start = std::max(max_start, c.start);
+    }
   }
+  check_transfer_span(scenario.hardware, max_start, span);
 }
 
 }  // namespace parallax

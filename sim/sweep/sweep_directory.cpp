@@ -42,12 +42,11 @@ void write_sweep_json(const std::filesystem::path& path, const SweepIdentity& id
 
 SweepIdentity read_sweep_json(const std::filesystem::path& path) {
   const SourceLocation where{path.string(), 0, 0};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(where, "", "cannot open (is this a sweep output folder?)");
-  std::stringstream text;
-  text << in.rdbuf();
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw InputError(where, "", "cannot open (is this a sweep output folder?)");
+  const std::string text = read_input_text(path.string());
   try {
-    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(text.str());
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(text);
     if (j.value("format", "") != "parallax-sweep v1") throw InputError(where, "format", "not a parallax-sweep v1 file");
     SweepIdentity id;
     id.sweep_id = j.at("sweep_id").get<std::string>();
@@ -64,10 +63,14 @@ SweepIdentity read_sweep_json(const std::filesystem::path& path) {
 
 SweepDirectory::SweepDirectory(std::filesystem::path dir, const SweepPlan& plan, SweepIdentity identity)
     : dir_(std::move(dir)), axis_keys_(plan.axis_keys) {
-  std::filesystem::create_directories(dir_);
+  std::error_code ec;
+  if (std::filesystem::exists(dir_, ec) && !std::filesystem::is_directory(dir_, ec))
+    throw OutputError(fmt::format("--out {}: exists and is not a folder", dir_.string()));
+  std::filesystem::create_directories(dir_, ec);
+  if (ec) throw output_error("cannot create the sweep folder", dir_, ec.value());
   const std::filesystem::path lock_path = dir_ / ".lock";
   lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0) throw std::system_error(errno, std::generic_category(), "cannot open " + lock_path.string());
+  if (lock_fd_ < 0) throw output_error("cannot open", lock_path, errno);
   if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
     ::close(lock_fd_);
@@ -75,7 +78,7 @@ SweepDirectory::SweepDirectory(std::filesystem::path dir, const SweepPlan& plan,
     if (err == EWOULDBLOCK)
       throw InputError(SourceLocation{dir_.string(), 0, 0}, "--out",
                        "another parallax sweep is writing to this folder (give each shard its own --out)");
-    throw std::system_error(err, std::generic_category(), "cannot lock " + lock_path.string());
+    throw output_error("cannot lock", lock_path, err);
   }
 
   // Holding the lock, before any worker starts: what killed writers left (NAME.tmp.PID) goes, here

@@ -54,7 +54,8 @@ SweepIdentity read_sweep_json(const std::filesystem::path& path);
 
 class SweepDirectory {
  public:
-  // Throws InputError when another process holds DIR's lock, std::system_error on I/O failure.
+  // Throws InputError when another process holds DIR's lock, OutputError when DIR is not a folder
+  // or on I/O failure.
   SweepDirectory(std::filesystem::path dir, const SweepPlan& plan, SweepIdentity identity);
   ~SweepDirectory();
   SweepDirectory(const SweepDirectory&) = delete;

@@ -8,10 +8,11 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <system_error>
 #include <unordered_set>
 
+#include "sim/io/input_file.h"
 #include "sim/report/atomic_file.h"
+#include "sim/scenario/input_error.h"
 
 namespace parallax {
 
@@ -60,21 +61,19 @@ ManifestEntry parse_manifest_line(const std::string& line) {
 
 ManifestContents read_manifest(const std::filesystem::path& path) {
   ManifestContents out;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return out;
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return out;
+  // Streamed line by line: a sweep of millions of points has a manifest larger than a whole-file
+  // read allows, and only the entries are kept.
+  std::ifstream in = open_input(path.string());
   std::unordered_set<std::string> seen;
-  size_t start = 0;
-  while (start < text.size()) {
-    const size_t end = text.find('\n', start);
-    if (end == std::string::npos) {  // no newline: the write that would have ended it never finished
+  std::string line;
+  for (LineRead r; (r = read_bounded_line(in, line)) != LineRead::end;) {
+    if (r == LineRead::too_long || in.eof()) {  // too long, or no newline: a torn write
       ++out.dropped_lines;
-      break;
+      if (in.eof()) break;
+      continue;
     }
-    const std::string line = text.substr(start, end - start);
-    start = end + 1;
     if (line.empty()) continue;
     try {
       ManifestEntry e = parse_manifest_line(line);
@@ -97,7 +96,7 @@ void write_manifest(const std::filesystem::path& path, const std::vector<Manifes
 
 LineAppender::LineAppender(const std::filesystem::path& path) : path_(path) {
   fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "cannot open " + path.string());
+  if (fd_ < 0) throw output_error("cannot open", path, errno);
 }
 
 LineAppender::~LineAppender() {
@@ -110,7 +109,7 @@ void LineAppender::append(const std::string& line) {
     const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      throw std::system_error(errno, std::generic_category(), "cannot append to " + path_.string());
+      throw output_error("cannot append to", path_, errno);
     }
     done += static_cast<size_t>(n);
   }

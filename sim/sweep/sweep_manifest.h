@@ -57,7 +57,7 @@ class LineAppender {
   LineAppender(const LineAppender&) = delete;
   LineAppender& operator=(const LineAppender&) = delete;
 
-  void append(const std::string& line);  // throws std::system_error naming the path
+  void append(const std::string& line);  // throws OutputError naming the path and the reason
 
  private:
   std::filesystem::path path_;

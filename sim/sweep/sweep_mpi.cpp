@@ -23,6 +23,7 @@
 #include <string>
 #include <thread>
 
+#include "sim/io/input_file.h"
 #include "sim/scenario/input_error.h"
 
 namespace parallax {
@@ -138,6 +139,8 @@ size_t serve_sweep_points(const MpiSession&, const RankPointRunner& run) {
       send_text(manifest_line(run(static_cast<size_t>(work[0]), work[1])), 0, kDone);
       ++ran;
     } catch (const InputError& e) {
+      send_text(std::string("2") + e.what(), 0, kFailed);
+    } catch (const InputFileError& e) {
       send_text(std::string("2") + e.what(), 0, kFailed);
     } catch (const std::exception& e) {
       send_text(std::string("1") + e.what(), 0, kFailed);

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "sim/io/input_file.h"
 #include "sim/scenario/input_error.h"
 
 namespace parallax {
@@ -32,6 +33,8 @@ void work(const std::vector<const SweepPoint*>& todo, const PointRunner& run, Sw
     try {
       dir.record(run(p, dir.point_dir(p)));
     } catch (const InputError& e) {
+      failure = PointFailure{p.index, p.hash, e.what(), true};
+    } catch (const InputFileError& e) {
       failure = PointFailure{p.index, p.hash, e.what(), true};
     } catch (const std::exception& e) {
       failure = PointFailure{p.index, p.hash, e.what(), false};

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/io/input_file.h"
 #include "sim/scenario/config_fields.h"
 
 namespace parallax {
@@ -18,14 +19,11 @@ constexpr int64_t kMaxRepeat = 1'000'000;
 
 std::string read_text(const std::string& path, const SourceLocation& cited_at, const std::string& key,
                       std::string_view what) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError(cited_at, key, fmt::format("{} '{}' is a directory", what, path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(cited_at, key, fmt::format("cannot open {} '{}'", what, path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  try {
+    return read_input_file(path);
+  } catch (const InputFileError& e) {
+    throw InputError(cited_at, key, fmt::format("cannot open {} '{}': {}", what, path, e.reason()));
+  }
 }
 
 void check_dotted_key(const ConfigEntry& e, const std::string& path) {

@@ -67,7 +67,7 @@ TEST(SweepSpec, ErrorsNameTheFileLineAndKey) {
             f + ":3:1: unknown key 'seedz' (did you mean 'seeds'?)");
   EXPECT_EQ(error_of(tmp, "axes: []\n"), f + ":1:1: missing required key 'base'");
   EXPECT_EQ(error_of(tmp, "base: nope.yaml\naxes: []\n"),
-            f + ":1:7: cannot open base scenario '" + (tmp.path() / "nope.yaml").string() + "'");
+            f + ":1:7: cannot open base scenario '" + (tmp.path() / "nope.yaml").string() + "': no such file or directory");
   EXPECT_EQ(error_of(tmp, "base: base.yaml\naxes:\n  - cartesian: {a: []}\n"),
             f + ":3:20: 'axes.0.cartesian.a' has no values");
   EXPECT_EQ(error_of(tmp, "base: base.yaml\naxes:\n  - cartesian: {a: 1}\n"),

@@ -16,6 +16,14 @@ void require_positive(double v, const char* name) {
   if (!(std::isfinite(v) && v > 0)) throw std::invalid_argument(fmt::format("{} must be > 0, got {}", name, v));
 }
 
+// t + gap, or Time::max() where that leaves the clock's range: a long gap (a low rate, a rare long
+// draw) means "no arrival within any run", not a time that wraps to the past.
+Time after_gap(Time t, double gap_s) {
+  // In picoseconds, 1 us short of the end: the double's rounding near 9.2e18 ps cannot overflow.
+  const double room_ps = static_cast<double>((Time::max() - t).ps()) - 1e6;
+  return gap_s * 1e12 < room_ps ? t + Time::seconds(gap_s) : Time::max();
+}
+
 }  // namespace
 
 PoissonProcess::PoissonProcess(double rate_per_s, RandomStream& rng, Time start)
@@ -24,7 +32,7 @@ PoissonProcess::PoissonProcess(double rate_per_s, RandomStream& rng, Time start)
 }
 
 Time PoissonProcess::next() {
-  t_ += Time::seconds(rng_.exponential(1 / rate_));
+  t_ = after_gap(t_, rng_.exponential(1 / rate_));
   return t_;
 }
 
@@ -36,7 +44,7 @@ GammaProcess::GammaProcess(double rate_per_s, double cv, RandomStream& rng, Time
 
 Time GammaProcess::next() {
   const double gap = cv_ == 1 ? rng_.exponential(1 / rate_) : rng_.gamma(shape_, scale_);
-  t_ += Time::seconds(gap);
+  t_ = after_gap(t_, gap);
   return t_;
 }
 
@@ -57,7 +65,7 @@ MmppOnOffProcess::MmppOnOffProcess(double rate_on_per_s, double rate_off_per_s, 
   // Stationary start: the state is on with probability mean_on/(mean_on+mean_off), and the residual
   // of an exponential sojourn is again exponential with the same mean.
   on_ = rng_.uniform01() < mean_on_ / (mean_on_ + mean_off_);
-  switch_at_ = t_ + Time::seconds(rng_.exponential(on_ ? mean_on_ : mean_off_));
+  switch_at_ = after_gap(t_, rng_.exponential(on_ ? mean_on_ : mean_off_));
 }
 
 double MmppOnOffProcess::mean_rate_per_s() const {
@@ -66,10 +74,11 @@ double MmppOnOffProcess::mean_rate_per_s() const {
 
 Time MmppOnOffProcess::next() {
   for (;;) {
+    if (t_ == Time::max()) return t_;
     const double rate = on_ ? rate_on_ : rate_off_;
     if (rate > 0) {
       // Memorylessness: a gap that crosses the switch is discarded and redrawn in the next state.
-      const Time candidate = t_ + Time::seconds(rng_.exponential(1 / rate));
+      const Time candidate = after_gap(t_, rng_.exponential(1 / rate));
       if (candidate < switch_at_) {
         t_ = candidate;
         return t_;
@@ -77,7 +86,7 @@ Time MmppOnOffProcess::next() {
     }
     t_ = switch_at_;
     on_ = !on_;
-    switch_at_ = t_ + Time::seconds(rng_.exponential(on_ ? mean_on_ : mean_off_));
+    switch_at_ = after_gap(t_, rng_.exponential(on_ ? mean_on_ : mean_off_));
   }
 }
 
@@ -86,7 +95,7 @@ DeterministicProcess::DeterministicProcess(double rate_per_s, Time start) : rate
 }
 
 Time DeterministicProcess::next() {
-  const Time at = start_ + Time::seconds(static_cast<double>(k_) / rate_);
+  const Time at = after_gap(start_, static_cast<double>(k_) / rate_);
   ++k_;
   return at;
 }

@@ -137,5 +137,27 @@ TEST(ArrivalProcess, SpecValidation) {
   }
 }
 
+// A gap past the clock's range (a rate far below one per run) ends the process at Time::max()
+// instead of wrapping to a negative time: arrivals_until then returns nothing, and at once (a rate
+// of 1e-300/s used to grow the arrival list to 2 GB).
+TEST(ArrivalProcess, AGapPastTheClockEndsTheProcess) {
+  RandomStream rng(6);
+  PoissonProcess poisson(1e-300, rng);
+  EXPECT_EQ(poisson.next(), Time::max());
+  EXPECT_EQ(poisson.next(), Time::max());
+  PoissonProcess again(1e-300, rng);
+  EXPECT_TRUE(arrivals_until(again, Time::seconds(1e6)).empty());
+  GammaProcess gamma(1e-300, 3, rng);
+  EXPECT_EQ(gamma.next(), Time::max());
+  DeterministicProcess deterministic(1e-12);  // the second arrival 1e12 s after the first
+  EXPECT_EQ(deterministic.next(), Time::zero());
+  EXPECT_EQ(deterministic.next(), Time::max());
+  // Off forever after the first switch: the process ends instead of switching without progress.
+  MmppOnOffProcess mmpp(1000, 0, 1e-3, 1e300, rng);
+  Time t;
+  for (int i = 0; i < 100 && t < Time::max(); ++i) t = mmpp.next();
+  EXPECT_EQ(t, Time::max());
+}
+
 }  // namespace
 }  // namespace parallax

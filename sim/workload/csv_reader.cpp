@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/io/input_file.h"
+
 namespace parallax {
 
 namespace {
@@ -23,17 +25,16 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 }  // namespace
 
-std::ifstream open_trace_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0}, "", "cannot open file");
-  return in;
-}
+std::ifstream open_trace_file(const std::string& path) { return open_input(path); }
 
 CsvReader::CsvReader(std::istream& in, std::string source) : path_(std::move(source)), in_(in) {}
 
 bool CsvReader::read_line() {
-  if (!std::getline(in_, line_buf_)) return false;
+  const LineRead r = read_bounded_line(in_, line_buf_);
+  if (r == LineRead::end) return false;
   ++line_;
+  if (r == LineRead::too_long)
+    throw InputError({path_, line_, 0}, "", fmt::format("line longer than {} bytes, the limit for a CSV line", kMaxInputLineBytes));
   if (!line_buf_.empty() && line_buf_.back() == '\r') line_buf_.pop_back();
   if (line_ == 1 && std::string_view(line_buf_).starts_with(kBom)) line_buf_.erase(0, kBom.size());
   return true;

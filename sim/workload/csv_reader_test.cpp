@@ -68,7 +68,7 @@ TEST(CsvReader, EmptyFileNamesTheExpectedHeader) {
 
 TEST(CsvReader, MissingFile) {
   EXPECT_EQ(input_error_of([] { (void)open_trace_file("/nonexistent/parallax.csv"); }),
-            "/nonexistent/parallax.csv: cannot open file");
+            "/nonexistent/parallax.csv: no such file or directory");
 }
 
 TEST(CsvReader, ErrorsNameLineAndColumn) {

@@ -2,12 +2,18 @@
 #include "sim/policies/serverless/request_queue.h"
 
 #include <algorithm>
+#include <iterator>
+#include <tuple>
 #include <utility>
 
 namespace parallax {
 
 RequestQueue::RequestQueue(QueueKind kind, int functions, double percentile)
-    : kind_(kind), p_(percentile), stats_(static_cast<size_t>(functions)), high_(static_cast<size_t>(functions), true) {}
+    : kind_(kind),
+      p_(percentile),
+      stats_(static_cast<size_t>(functions)),
+      high_(static_cast<size_t>(functions), true),
+      per_function_(static_cast<size_t>(functions)) {}
 
 RequestQueue::Key RequestQueue::key_of(uint32_t request) const {
   const auto sequence = static_cast<int64_t>(sequence_of_[request]);
@@ -23,14 +29,82 @@ void RequestQueue::push(uint32_t request, uint32_t function, uint64_t sequence) 
     function_of_.resize(grown);
     sequence_of_.resize(grown);
     key_at_push_.resize(grown);
+    settled_.resize(grown);
   }
   function_of_[request] = function;
   sequence_of_[request] = sequence;
   key_at_push_[request] = key_of(request);
-  order_.insert(key_at_push_[request]);
+  settled_[request] = false;
+  per_function_[function].fresh.insert(key_at_push_[request]);
+  ++size_;
+  refresh_head(function);
 }
 
-void RequestQueue::erase(uint32_t request) { order_.erase(key_at_push_[request]); }
+void RequestQueue::erase(uint32_t request) {
+  const uint32_t f = function_of_[request];
+  FunctionQueue& q = per_function_[f];
+  const size_t erased = settled_[request] ? q.settled.erase(sequence_of_[request]) : q.fresh.erase(key_at_push_[request]);
+  if (erased == 0) return;
+  --size_;
+  refresh_head(f);
+}
+
+// The settled requests' keys are (class, score, tie, request) with tie = sequence (high) or
+// -sequence (low): the first one past `after` is found by sequence.
+std::optional<RequestQueue::Key> RequestQueue::settled_after(const FunctionQueue& q, const Key* after) const {
+  if (q.settled.empty()) return std::nullopt;
+  const bool ascending = q.priority_class == 0;
+  const auto key = [&](std::map<uint64_t, uint32_t>::const_iterator it) {
+    const auto seq = static_cast<int64_t>(it->first);
+    return Key{q.priority_class, q.score, ascending ? seq : -seq, it->second};
+  };
+  const auto first = [&] { return key(ascending ? q.settled.begin() : std::prev(q.settled.end())); };
+  if (after == nullptr) return first();
+  if (std::tie(q.priority_class, q.score) != std::tie(after->priority_class, after->score)) {
+    if (std::tie(q.priority_class, q.score) > std::tie(after->priority_class, after->score)) return first();
+    return std::nullopt;
+  }
+  if (ascending) {
+    auto it = q.settled.lower_bound(after->tie < 0 ? 0 : static_cast<uint64_t>(after->tie));
+    if (it != q.settled.end() && key(it) <= *after) ++it;
+    return it == q.settled.end() ? std::nullopt : std::optional<Key>(key(it));
+  }
+  // Descending sequence: the largest sequence whose key is past `after`.
+  auto it = q.settled.upper_bound(after->tie > 0 ? 0 : static_cast<uint64_t>(-after->tie));
+  while (it != q.settled.begin()) {
+    --it;
+    if (key(it) > *after) return key(it);
+  }
+  return std::nullopt;
+}
+
+std::optional<RequestQueue::Key> RequestQueue::next_of(uint32_t function, const Key* after) const {
+  const FunctionQueue& q = per_function_[function];
+  std::optional<Key> best;
+  const auto it = after == nullptr ? q.fresh.begin() : q.fresh.upper_bound(*after);
+  if (it != q.fresh.end()) best = *it;
+  if (const std::optional<Key> s = settled_after(q, after); s && (!best || *s < *best)) best = s;
+  return best;
+}
+
+void RequestQueue::refresh_head(uint32_t function) {
+  FunctionQueue& q = per_function_[function];
+  if (q.head) heads_.erase(*q.head);
+  q.head = next_of(function, nullptr);
+  if (q.head) heads_.insert(*q.head);
+}
+
+std::vector<uint32_t> RequestQueue::dispatch_order() const {
+  std::vector<Key> all;
+  all.reserve(size_);
+  for (uint32_t f = 0; f < per_function_.size(); ++f)
+    for (std::optional<Key> k = next_of(f, nullptr); k; k = next_of(f, &*k)) all.push_back(*k);
+  std::sort(all.begin(), all.end());
+  std::vector<uint32_t> out;
+  out.reserve(all.size());
+  for (const Key& k : all) out.push_back(k.request);
+  return out;
+}
 
 void RequestQueue::record(uint32_t function, double latency_s, bool met_deadline) {
   Stats& s = stats_[function];
@@ -102,12 +176,21 @@ void RequestQueue::resort() {
     }
     high_[f] = !over;
   }
-  std::set<Key> rebuilt;
-  for (const Key& k : order_) {
-    key_at_push_[k.request] = key_of(k.request);
-    rebuilt.insert(key_at_push_[k.request]);
+  // Every queued request takes its function's new key: one class and score per function, so its
+  // requests join the settled ones, ordered by sequence.
+  for (uint32_t f = 0; f < per_function_.size(); ++f) {
+    FunctionQueue& q = per_function_[f];
+    if (q.settled.empty() && q.fresh.empty()) continue;
+    for (const Key& k : q.fresh) {
+      q.settled.emplace(sequence_of_[k.request], k.request);
+      settled_[k.request] = true;
+    }
+    q.fresh.clear();
+    const double m = metric(f);
+    q.priority_class = high_[f] ? 0 : 1;
+    q.score = high_[f] ? -m : m;
+    refresh_head(f);
   }
-  order_.swap(rebuilt);
   adapt_alpha();
 }
 

@@ -22,6 +22,8 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -42,10 +44,23 @@ class RequestQueue {
 
   RequestQueue(QueueKind kind, int functions, double percentile);
   void push(uint32_t request, uint32_t function, uint64_t sequence);
-  void erase(uint32_t request);
-  size_t size() const { return order_.size(); }
-  bool empty() const { return order_.empty(); }
-  const std::set<Key>& order() const { return order_; }  // dispatch order
+  void erase(uint32_t request);  // O(log n)
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+
+  // The dispatch order is the merge of the functions' own orders. The queue keeps each function's
+  // requests apart, with the first of each function in heads(), so that a dispatch under overload
+  // looks at functions, not at every queued request (docs/performance.md "Serverless overload").
+  // A resort gives all of a function's requests one class and score, so their order is their
+  // sequence (high: ascending; low: descending): it re-keys functions, not requests, and costs
+  // O(F log F + pushes since the last resort x log n) instead of O(n log n).
+  const std::set<Key>& heads() const { return heads_; }
+  // The function's first queued request after `after` in dispatch order (its first of all without
+  // `after`), or nothing; O(log n).
+  std::optional<Key> next_of(uint32_t function, const Key* after) const;
+  uint32_t function_of(uint32_t request) const { return function_of_[request]; }
+  // Every queued request in dispatch order (tests; O(n log n)).
+  std::vector<uint32_t> dispatch_order() const;
 
   // A finished request of `function`.
   void record(uint32_t function, double latency_s, bool met_deadline);
@@ -61,7 +76,18 @@ class RequestQueue {
     uint64_t n = 0, m = 0;
     double latency_sum_s = 0;
   };
+  // One function's queued requests: those keyed at the last resort, which share one class and
+  // score and so are ordered by their sequence, and those pushed since, each with its own key.
+  struct FunctionQueue {
+    std::map<uint64_t, uint32_t> settled;  // sequence -> request
+    std::set<Key> fresh;
+    int priority_class = 0;  // of the settled ones
+    double score = 0;
+    std::optional<Key> head;  // its entry in heads_
+  };
   Key key_of(uint32_t request) const;
+  std::optional<Key> settled_after(const FunctionQueue& q, const Key* after) const;
+  void refresh_head(uint32_t function);
   void adapt_alpha();
 
   QueueKind kind_;
@@ -70,8 +96,11 @@ class RequestQueue {
   std::vector<bool> high_;
   std::vector<uint32_t> function_of_;  // per request
   std::vector<uint64_t> sequence_of_;  // per request
-  std::vector<Key> key_at_push_;       // per request: its key in order_
-  std::set<Key> order_;
+  std::vector<Key> key_at_push_;       // per request: its key among its function's fresh ones
+  std::vector<bool> settled_;          // per request: among its function's settled ones
+  std::vector<FunctionQueue> per_function_;
+  std::set<Key> heads_;                // the first key of each function with queued requests
+  size_t size_ = 0;
   std::vector<std::pair<double, uint32_t>> ranked_;  // resort's scratch
   double alpha_ = 1;
   double reference_ratio_ = 0;

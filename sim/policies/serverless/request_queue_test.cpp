@@ -3,14 +3,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
+#include <map>
+#include <optional>
+
 namespace parallax {
 namespace {
 
-std::vector<uint32_t> order(const RequestQueue& q) {
-  std::vector<uint32_t> out;
-  for (const auto& k : q.order()) out.push_back(k.request);
-  return out;
-}
+std::vector<uint32_t> order(const RequestQueue& q) { return q.dispatch_order(); }
 
 TEST(RequestQueue, FifoIsArrivalOrder) {
   RequestQueue q(QueueKind::fifo, 2, 0.98);
@@ -78,6 +79,90 @@ TEST(RequestQueue, AlphaHalvesWhenTheCompliantShareFallsAndRecovers) {
   EXPECT_DOUBLE_EQ(q.alpha(), 0.5);
   for (int i = 0; i < 20; ++i) q.resort();  // no change: alpha * 1.01
   EXPECT_DOUBLE_EQ(q.alpha(), 0.505);
+}
+
+// heads() holds each function's first request in dispatch order and next_of walks one function's
+// requests, through pushes, erases and a resort that changes the order.
+TEST(RequestQueue, HeadsAndNextOfFollowEachFunctionsOrder) {
+  RequestQueue q = worked_example();
+  for (uint32_t r = 0; r < 9; ++r) q.push(r, r % 3 == 0 ? 0 : 1, r);
+  const auto check = [&q] {
+    std::vector<uint32_t> merged;  // merge of the functions' own walks, by key
+    std::vector<RequestQueue::Key> walk;
+    for (const RequestQueue::Key& head : q.heads())
+      for (std::optional<RequestQueue::Key> k = head; k; k = q.next_of(q.function_of(k->request), &*k)) walk.push_back(*k);
+    std::sort(walk.begin(), walk.end());
+    for (const RequestQueue::Key& k : walk) merged.push_back(k.request);
+    EXPECT_EQ(merged, q.dispatch_order());
+    EXPECT_EQ(merged.size(), q.size());
+    EXPECT_LE(q.heads().size(), 2u);
+  };
+  check();
+  q.erase(3);
+  q.erase(1);
+  check();
+  q.set_alpha(0.5);
+  q.resort();
+  check();
+  EXPECT_EQ(q.dispatch_order(), (std::vector<uint32_t>{2, 4, 5, 7, 8, 6, 0}));  // f1 high; f0 low, newest first
+  for (uint32_t r : {2u, 4u, 5u, 7u, 8u, 6u, 0u}) q.erase(r);
+  EXPECT_TRUE(q.empty());
+  EXPECT_TRUE(q.heads().empty());
+}
+
+// Against the plain definition (every queued request keyed at its push and re-keyed at every
+// resort, in one ordered set), through random pushes, erases of any request, finishes and
+// resorts with alpha moving: the same dispatch order, and heads()/next_of walk it.
+TEST(RequestQueue, MatchesTheFullRekeyingDefinition) {
+  constexpr uint32_t kFunctions = 5;
+  RequestQueue q(QueueKind::rrc, kFunctions, 0.9);
+  std::map<uint32_t, uint32_t> queued;  // request -> function
+  std::map<uint32_t, RequestQueue::Key> reference;
+  const auto key_now = [&](uint32_t r, uint32_t f) {
+    const double m = q.metric(f);
+    const auto seq = static_cast<int64_t>(r);
+    return q.high_priority(f) ? RequestQueue::Key{0, -m, seq, r} : RequestQueue::Key{1, m, -seq, r};
+  };
+  uint64_t state = 12345;
+  const auto draw = [&state](uint32_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<uint32_t>((state >> 33) % n);
+  };
+  uint32_t next_request = 0;
+  for (int step = 0; step < 4000; ++step) {
+    const uint32_t what = draw(10);
+    if (what < 5) {
+      const uint32_t f = draw(kFunctions);
+      q.push(next_request, f, next_request);
+      queued[next_request] = f;
+      reference[next_request] = key_now(next_request, f);
+      ++next_request;
+    } else if (what < 7 && !queued.empty()) {
+      auto it = queued.begin();
+      std::advance(it, draw(static_cast<uint32_t>(queued.size())));
+      q.erase(it->first);
+      reference.erase(it->first);
+      queued.erase(it);
+    } else if (what < 9) {
+      q.record(draw(kFunctions), 0.01 * (1 + draw(50)), draw(3) != 0);
+    } else {
+      if (draw(4) == 0) q.set_alpha(0.25 + 0.25 * draw(4));
+      q.resort();
+      for (auto& [r, k] : reference) k = key_now(r, queued.at(r));
+    }
+    std::vector<RequestQueue::Key> sorted;
+    for (const auto& [r, k] : reference) sorted.push_back(k);
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<uint32_t> expected;
+    for (const RequestQueue::Key& k : sorted) expected.push_back(k.request);
+    ASSERT_EQ(q.dispatch_order(), expected) << "step " << step;
+    ASSERT_EQ(q.size(), expected.size());
+    std::vector<RequestQueue::Key> walked;
+    for (const RequestQueue::Key& head : q.heads())
+      for (std::optional<RequestQueue::Key> k = head; k; k = q.next_of(q.function_of(k->request), &*k)) walked.push_back(*k);
+    std::sort(walked.begin(), walked.end());
+    ASSERT_EQ(walked, sorted) << "step " << step;
+  }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "sim/policies/serverless/serverless_node.h"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 namespace parallax {
@@ -175,21 +176,48 @@ void ServerlessNode::accept(uint32_t function, Time at) {
   }
 }
 
+// Tries the queued requests in dispatch order while a GPU is idle, as Torpor's dispatcher scans its
+// whole queue (router.py get_req), skipping requests whose function is running. A try that fails
+// changes nothing and, with the torpor selector, native and keep-alive hosting, fails again until
+// some other request starts; so a function that failed is set aside and comes back, at its next
+// request past that start, only after one. The walk therefore visits functions, not every queued
+// request, and does the same tries as the full scan (the random selector draws on every try, so
+// its functions come back at their next request at once). O((G + functions tried) log n).
 void ServerlessNode::dispatch() {
   if (dispatching_) return;
   dispatching_ = true;
-  int scanned = 0;
-  auto it = queue_.order().begin();
-  while (it != queue_.order().end() && scanned < policy_.dispatch_scan) {
-    if (std::none_of(activity_.begin(), activity_.end(), [](GpuActivity a) { return a == GpuActivity::idle; })) break;
-    const uint32_t request = it->request;
-    ++it;  // the dispatch below may erase `request`
-    ++scanned;
-    if (function_running_[requests_[request].function]) continue;
+  const bool repeatable = policy_.hosting != HostingMode::swap || policy_.selector != SelectorKind::random;
+  const auto any_idle = [this] {
+    return std::any_of(activity_.begin(), activity_.end(), [](GpuActivity a) { return a == GpuActivity::idle; });
+  };
+  std::set<RequestQueue::Key> returning;  // functions set aside, at their next request
+  std::vector<uint32_t> set_aside;
+  auto head = queue_.heads().begin();
+  while (any_idle()) {
+    const bool from_heads = head != queue_.heads().end() && (returning.empty() || *head < *returning.begin());
+    if (!from_heads && returning.empty()) break;
+    const RequestQueue::Key at = from_heads ? *head : *returning.begin();
+    if (from_heads) {
+      ++head;  // the dispatch below may erase `at`
+    } else {
+      returning.erase(returning.begin());
+    }
+    const uint32_t f = requests_[at.request].function;
+    if (function_running_[f]) continue;
+    bool started = false;
     switch (policy_.hosting) {
-      case HostingMode::swap: try_dispatch_swap(request); break;
-      case HostingMode::native: try_dispatch_native(request); break;
-      case HostingMode::keepalive: try_dispatch_keepalive(request); break;
+      case HostingMode::swap: started = try_dispatch_swap(at.request); break;
+      case HostingMode::native: started = try_dispatch_native(at.request); break;
+      case HostingMode::keepalive: started = try_dispatch_keepalive(at.request); break;
+    }
+    if (started) {
+      for (uint32_t other : set_aside)
+        if (const auto next = queue_.next_of(other, &at)) returning.insert(*next);
+      set_aside.clear();
+    } else if (repeatable) {
+      set_aside.push_back(f);
+    } else if (const auto next = queue_.next_of(f, &at)) {
+      returning.insert(*next);
     }
   }
   dispatching_ = false;

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <limits>
 #include <string>
 
 #include "models/swap_cost.h"
@@ -45,9 +44,6 @@ struct ServerlessPolicy {
   Time keepalive = Time::seconds(60);
   int keepalive_slots = 18;
   Time cold_start = Time::seconds(8);              // models without their own (Torpor Table 1)
-  // Queued requests looked at per dispatch; Torpor's dispatcher scans the whole queue for the first
-  // request whose function is not running (router.py get_req).
-  int dispatch_scan = std::numeric_limits<int>::max();
   // Compute resident runs and loads no other load contends with in closed form (swap_executor.h);
   // false: every copy and kernel goes through the platform (the reference for the tests).
   bool closed_form = true;

@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include "models/collective_auto.h"
 #include "models/collective_cost.h"
 #include "models/double_ring.h"
 #include "models/hierarchical.h"
@@ -28,6 +27,17 @@ TEST(BusBandwidth, NcclTestsFactors) {
   EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveOp::all_gather, 4), 0.75);     // 3/4
   EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveOp::reduce_scatter, 2), 0.5);  // 1/2
   EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveOp::all_reduce, 1), 0.0);
+  // nccl-tests doc/PERFORMANCE.md: all-to-all (n−1)/n; broadcast, reduce and send/recv 1.
+  EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveOp::all_to_all, 8), 0.875);
+  EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveOp::broadcast, 8), 1.0);
+  EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveOp::reduce, 4), 1.0);
+  EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveOp::send_recv, 2), 1.0);
+  EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveOp::broadcast, 1), 0.0);
+  EXPECT_EQ(ring_steps(CollectiveOp::send_recv, 8), 1);
+  EXPECT_EQ(ring_steps(CollectiveOp::broadcast, 8), 7);
+  EXPECT_EQ(ring_steps(CollectiveOp::all_to_all, 8), 7);
+  for (CollectiveOp op : kAllCollectiveOps) EXPECT_EQ(parse_collective_op(to_string(op)), op);
+  EXPECT_FALSE(parse_collective_op("allreduce").has_value());
   // REFERENCE.md §2.4: 8×A100 64 MiB in 0.675 ms → 67108864/0.675e-3·1.75 = 173.98 GB/s.
   EXPECT_NEAR(bus_bandwidth_Bps(CollectiveOp::all_reduce, 8, 67108864.0, 0.675e-3), 173.98e9,
               0.01e9);
@@ -37,8 +47,7 @@ TEST(BusBandwidth, NcclTestsFactors) {
 TEST(Ring, BusBandwidthOfIdealRingEqualsLinkBandwidth) {
   // No latency: AR time = 2(P−1)/P · S/β, so busbw = β exactly; AG: (P−1)/P · S/β, busbw = β.
   const RingParams ring = uniform(8, 100e9, 0.0);
-  for (CollectiveOp op : {CollectiveOp::all_reduce, CollectiveOp::all_gather,
-                          CollectiveOp::reduce_scatter}) {
+  for (CollectiveOp op : kAllCollectiveOps) {
     const double t = ring_cost(op, 1e9, ring).time_s;
     EXPECT_NEAR(bus_bandwidth_Bps(op, 8, 1e9, t), 100e9, 1.0) << to_string(op);
   }
@@ -116,29 +125,6 @@ TEST(Hierarchical, IntraReduceScatterInterAllReduceIntraAllGather) {
   // AG: AG_inter(20 MB) = 5 µs + 10e6/25e9 = 405 µs, + AG_intra 1407 µs = 1812 µs.
   EXPECT_NEAR(hierarchical_cost(CollectiveOp::all_gather, 160e6, h).time_s, 1812e-6, 1e-12);
   EXPECT_NEAR(hierarchical_cost(CollectiveOp::reduce_scatter, 160e6, h).time_s, 1812e-6, 1e-12);
-}
-
-TEST(Auto, PicksTheFasterOfTwoForcedApart) {
-  AlgorithmCandidates c;
-  c.ring = uniform(8, 100e9, 1e-6);                         // AR 1 GB: 14 µs + 17.5 ms
-  c.tree = TreeParams{8, 1, Hop{100e9, 1e-3}, Hop{}, 0.0};  // latency 14 ms + 21.7 ms
-  AlgorithmChoice best = choose_collective_algorithm(CollectiveOp::all_reduce, 1e9, c);
-  EXPECT_EQ(best.algorithm, "ring");
-  EXPECT_NEAR(best.cost.time_s, 14e-6 + 17.5e-3, 1e-12);
-  // Make the tree's link 100× faster and latency-free: 1e9/(0.46·1e13) = 217 µs < ring.
-  c.tree = TreeParams{8, 1, Hop{1e13, 0.0}, Hop{}, 0.0};
-  best = choose_collective_algorithm(CollectiveOp::all_reduce, 1e9, c);
-  EXPECT_EQ(best.algorithm, "tree");
-  // The tree does not do all-gather: the ring is chosen.
-  EXPECT_EQ(choose_collective_algorithm(CollectiveOp::all_gather, 1e9, c).algorithm, "ring");
-  // Ties go to the first in order (ring before double_ring).
-  c.tree.reset();
-  c.double_ring = DoubleRingParams{uniform(8, 50e9, 1e-6), uniform(8, 50e9, 1e-6)};
-  EXPECT_EQ(choose_collective_algorithm(CollectiveOp::all_reduce, 1e9, c).algorithm, "ring");
-  AlgorithmCandidates only_tree;
-  only_tree.tree = TreeParams{8, 1, Hop{1e9, 0.0}, Hop{}, 0.0};
-  EXPECT_THROW(choose_collective_algorithm(CollectiveOp::all_gather, 1e9, only_tree),
-               std::invalid_argument);
 }
 
 }  // namespace

@@ -24,6 +24,12 @@ CollectiveCost hierarchical_cost(CollectiveOp op, double bytes, const Hierarchic
     case CollectiveOp::reduce_scatter:
       return add(ring_cost(CollectiveOp::reduce_scatter, bytes, params.intra),
                  ring_cost(CollectiveOp::reduce_scatter, per_gpu_share, params.inter));
+    case CollectiveOp::broadcast:
+    case CollectiveOp::reduce:
+    case CollectiveOp::all_to_all:
+      return add(ring_cost(op, bytes, params.inter), ring_cost(op, bytes, params.intra));
+    case CollectiveOp::send_recv:
+      return ring_cost(op, bytes, params.inter);
   }
   return {};
 }

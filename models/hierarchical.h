@@ -5,6 +5,8 @@
 //   all-reduce:     RS_intra(S) + AR_inter(S/G) + AG_intra(S)
 //   all-gather:     AG_inter(S/G) + AG_intra(S)        (S = full output)
 //   reduce-scatter: RS_intra(S) + RS_inter(S/G)        (S = full input)
+//   broadcast, reduce, all-to-all: OP_inter(S) + OP_intra(S) (one level after the other)
+//   send/recv:      one inter-node hop, SR_inter(S)
 //
 // Example (REFERENCE.md §2.1 shape): G = 8, N = 2, intra hops 100 GB/s / 1 µs, inter hops
 // 25 GB/s / 5 µs, all-reduce of 160 MB, no base latency:

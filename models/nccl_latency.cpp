@@ -25,6 +25,9 @@ constexpr std::array<double, 3> kTreeBase_us{6.8, 14.0, 8.4};
 constexpr std::array<double, 3> kNvlinkRing_us{0.6, 1.9, 3.4};
 constexpr std::array<double, 3> kNvlinkTree_us{0.6, 1.25, 4.0};
 constexpr std::array<double, 3> kPcieRing_us{1.0, 2.5, 5.7};
+// tuning.cc (NVIDIA/nccl 5067397) lists PCI tree {1.0, 1.9, 4.0} and then sets the Simple entry
+// to the ring's 5.7 at init.
+constexpr std::array<double, 3> kPcieTree_us{1.0, 1.9, 5.7};
 constexpr std::array<double, 3> kNetRing_us{2.7, 4.0, 14.0};
 constexpr std::array<double, 3> kNetTree_us{5.0, 8.5, 14.0};
 
@@ -41,7 +44,7 @@ double nccl_hw_latency_s(NcclAlgorithm algorithm, LinkType link, Protocol protoc
     case LinkType::nvlink:
       return (ring ? kNvlinkRing_us : kNvlinkTree_us)[index(protocol)] * kMicro;
     case LinkType::pcie:
-      return kPcieRing_us[index(protocol)] * kMicro;
+      return (ring ? kPcieRing_us : kPcieTree_us)[index(protocol)] * kMicro;
     case LinkType::net:
       return (ring ? kNetRing_us : kNetTree_us)[index(protocol)] * kMicro;
   }

@@ -21,8 +21,9 @@ enum class NcclAlgorithm { ring, tree };
 double nccl_base_latency_s(NcclAlgorithm algorithm, Protocol protocol);
 
 // hwLat per hop, seconds: NVLink ring {0.6, 1.9, 3.4}, tree {0.6, 1.25, 4.0}; PCIe ring
-// {1.0, 2.5, 5.7}; NET ring {2.7, 4.0, 14.0}, tree {5.0, 8.5, 14.0} µs. REFERENCE.md gives no PCIe
-// tree row; we use the PCIe ring row there [inference].
+// {1.0, 2.5, 5.7}, tree {1.0, 1.9, 5.7} (tuning.cc at NVIDIA/nccl 5067397: its table says 4.0
+// for Simple, which init replaces by the ring's 5.7); NET ring {2.7, 4.0, 14.0}, tree
+// {5.0, 8.5, 14.0} µs.
 double nccl_hw_latency_s(NcclAlgorithm algorithm, LinkType link, Protocol protocol);
 
 // A ring of `ranks` identical hops (bandwidth_Bps each, hwLat of `link`/`protocol`) with

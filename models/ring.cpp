@@ -31,7 +31,7 @@ CollectiveCost ring_cost(CollectiveOp op, double bytes, const RingParams& ring) 
   if (p == 1) return cost;
   const double steps = static_cast<double>(ring_steps(op, p));
   cost.latency_s = ring.base_latency_s + steps * ring.step_latency_s();
-  cost.bandwidth_s = steps * (bytes / static_cast<double>(p)) / ring.bottleneck_Bps();
+  cost.bandwidth_s = bus_bandwidth_factor(op, p) * bytes / ring.bottleneck_Bps();
   cost.time_s = cost.latency_s + cost.bandwidth_s;
   return cost;
 }

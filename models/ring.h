@@ -1,13 +1,14 @@
 // File: models/ring.h
-// Ring all-reduce / all-gather / reduce-scatter over an explicit list of hops, so that a ring
+// Ring (or pipelined chain) collectives over an explicit list of hops, so that a ring
 // through a hybrid box (some NVLink-bridge hops, some PCIe hops) is expressible: every rank moves
 // one chunk per step in lock-step, so the slowest hop sets both the step latency and the rate.
 //
 //   P      = hops.size()                   (hop i goes from rank i to rank i+1 mod P)
-//   steps  = 2(P−1) for all-reduce, P−1 for all-gather / reduce-scatter
+//   steps  = ring_steps(op, P): 2(P−1) for all-reduce, 1 for send/recv, P−1 otherwise
 //   α_step = max_i hops[i].latency_s,  β = min_i hops[i].bandwidth_Bps
-//   time   = base_latency_s + steps·α_step + steps·(S/P)/β
-// all-reduce: 2(P−1)α + 2(P−1)/P·S/β; AG/RS: (P−1)α + (P−1)/P·S/β (REFERENCE.md §2.1, §2.2).
+//   time   = base_latency_s + steps·α_step + F·S/β,  F = bus_bandwidth_factor(op, P)
+// all-reduce: 2(P−1)α + 2(P−1)/P·S/β; AG/RS/all-to-all: (P−1)α + (P−1)/P·S/β; broadcast and
+// reduce (pipelined chain, NCCL's ring): (P−1)α + S/β; send/recv: α + S/β (REFERENCE.md §2.1).
 //
 // Example: 4 ranks, hops of 50 GB/s and 1 µs except one PCIe hop of 20 GB/s and 2 µs, no base,
 // all-reduce of 64 MB: steps = 6, α = 2 µs, β = 20 GB/s,

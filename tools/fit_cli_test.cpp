@@ -43,13 +43,39 @@ TEST(FitCli, NcclTestsFitThenPredictReproducesTheLog) {
                        cal.string());
   ASSERT_EQ(p.code, 0) << p.output;
   const auto j = nlohmann::json::parse(p.output);
-  EXPECT_EQ(j["algo"], "calibrated_ring");
+  EXPECT_EQ(j["algorithm"], "ring");
+  EXPECT_EQ(j["protocol"], "Simple");
   EXPECT_NEAR(j["time_s"].get<double>(), 0.631353, 0.631353 * 0.01);
   // No fit for 8 GPUs in that file: exit 2 naming what it has.
   const Result missing = run("predict collective --hardware dgx-h100 --op all_reduce --gpus 8 --bytes 1GiB --calibration " +
                              cal.string());
   EXPECT_EQ(missing.code, 2);
   EXPECT_NE(missing.output.find("all_reduce x4"), std::string::npos) << missing.output;
+}
+
+// Every op answers with NCCL's choice and nccl-tests' bandwidths (busbw = algbw · factor).
+TEST(FitCli, PredictCollectiveAnswersEveryOp) {
+  const std::pair<const char*, double> ops[] = {{"all_reduce", 1.75},     {"all_gather", 0.875}, {"reduce_scatter", 0.875},
+                                                {"all_to_all", 0.875},    {"broadcast", 1.0},    {"reduce", 1.0},
+                                                {"send_recv", 1.0}};
+  for (const auto& [op, factor] : ops) {
+    const Result r = run(std::string("predict collective --hardware dgx-h100 --gpus 8 --bytes 1GiB --op ") + op);
+    ASSERT_EQ(r.code, 0) << op << r.output;
+    const auto j = nlohmann::json::parse(r.output);
+    EXPECT_EQ(j["op"], op);
+    EXPECT_EQ(j["protocol"], "Simple") << op;  // 1 GiB: bandwidth-bound
+    EXPECT_EQ(j["algorithm"], std::string(op) == "all_to_all" || std::string(op) == "send_recv" ? "p2p" : "ring") << op;
+    EXPECT_GT(j["channels"].get<int>(), 0);
+    EXPECT_NEAR(j["algbw"].get<double>(), 1073741824.0 / j["time_s"].get<double>(), 1.0);
+    EXPECT_NEAR(j["busbw"].get<double>(), j["algbw"].get<double>() * factor, 1.0) << op;
+  }
+  const Result small = run("predict collective --hardware dgx-h100 --gpus 8 --bytes 1KiB --op all_reduce");
+  EXPECT_EQ(nlohmann::json::parse(small.output)["protocol"], "LL");
+  const Result pinned = run("predict collective --hardware dgx-h100 --gpus 8 --bytes 1KiB --op all_reduce --protocol Simple");
+  EXPECT_EQ(nlohmann::json::parse(pinned.output)["protocol"], "Simple");
+  EXPECT_EQ(run("predict collective --hardware dgx-h100 --gpus 8 --bytes 1KiB --op all_gather --algo tree").code, 2);
+  EXPECT_EQ(run("predict collective --hardware dgx-h100 --gpus 8 --bytes 1KiB --op all_reduce --protocol fast").code, 2);
+  EXPECT_EQ(run("predict collective --hardware dgx-h100 --gpus 8 --bytes 1KiB --op alltoall").code, 2);
 }
 
 TEST(FitCli, MalformedLogRowExitsTwoWithFileAndLine) {

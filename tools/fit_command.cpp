@@ -66,58 +66,59 @@ std::vector<models::Measurement> read_dir(const std::string& dir) {
   return models::read_measurements_csv((std::filesystem::path(dir) / "measurements.csv").string());
 }
 
-std::optional<models::CollectiveOp> collective_op(const std::string& op) {
-  if (op == "all_reduce") return models::CollectiveOp::all_reduce;
-  if (op == "all_gather") return models::CollectiveOp::all_gather;
-  if (op == "reduce_scatter") return models::CollectiveOp::reduce_scatter;
-  return std::nullopt;
-}
-
-int fit_nccl_tests_command(const FitOptions& o) {
-  if (o.hardware.empty()) bad_argument("--hardware", "required with --nccl-tests (it gives the link bandwidth)");
-  if (o.out.empty()) bad_argument("--out", "required with --nccl-tests");
-  require_writable_target(o.out);  // before it is read as the calibration to extend
-  const models::NcclTestsLog log = models::read_nccl_tests_log(o.nccl_tests);
+// One log: fit its (op, ranks) group into `c` (replacing an earlier fit of that group), print it.
+void fit_one_log(const FitOptions& o, const HardwareSpec& hw, const std::string& path, models::Calibration& c) {
+  const models::NcclTestsLog log = models::read_nccl_tests_log(path);
   const std::string op_name = o.op.empty() ? log.collective : o.op;
-  if (op_name.empty()) bad_argument("--op", "the log does not say which collective it ran; pass --op");
-  const auto op = collective_op(op_name);
-  if (!op) bad_argument("--op", fmt::format("unknown collective '{}'; ops: all_reduce, all_gather, reduce_scatter", op_name));
+  if (op_name.empty()) bad_argument("--op", fmt::format("{} does not say which collective it ran; pass --op", path));
+  const auto op = models::parse_collective_op(op_name);
+  if (!op) bad_argument("--op", fmt::format("unknown collective '{}'; ops: {}", op_name, models::collective_op_names()));
   const int64_t ranks = o.gpus > 0 ? o.gpus : log.ranks;
-  if (ranks < 2) bad_argument("--gpus", "the log has no rank lines; pass --gpus P (the ranks of the run)");
-  const HardwareSpec hw = load_hardware_preset(o.hardware);
-  // η refers to the bottleneck hop of a ring over the preset's first GPUs (all of them when the
-  // log spans more GPUs than one box: then η·link is the effective bandwidth of the whole ring).
+  if (ranks < 2) bad_argument("--gpus", fmt::format("{} has no rank lines; pass --gpus P (the ranks of the run)", path));
+  // Recorded for reference: the bottleneck hop of a ring over the preset's first GPUs.
   std::vector<int> order;
   for (int i = 0; i < std::min<int64_t>(ranks, static_cast<int64_t>(hw.gpus.size())); ++i) order.push_back(i);
-  if (order.size() < 2) bad_argument("--hardware", fmt::format("'{}' has a single GPU: no link to refer η to", hw.name));
+  if (order.size() < 2) bad_argument("--hardware", fmt::format("'{}' has a single GPU: no link to refer to", hw.name));
   const double link_Bps = ring_hops(hw, order).bottleneck_Bps();
   const models::NcclTestsFit fit = models::fit_nccl_tests(log, *op, static_cast<int>(ranks), link_Bps);
-
-  models::Calibration c;
-  if (std::filesystem::exists(o.out)) {
-    c = read_calibration(o.out);
-  } else {
+  if (c.gpu.empty()) {
     c.gpu = log.devices.empty() ? hw.gpus.front().model : log.devices.front();
-    c.provenance.source = o.nccl_tests;
     c.provenance.gpu_name = log.devices.empty() ? "" : log.devices.front();
-    c.provenance.fit_by = kParallaxGitCommit;
-    c.provenance.split = "all rows of the log (#wrong = 0)";
   }
   std::erase_if(c.collectives, [&](const models::CollectiveCalibration& k) {
     return k.op == fit.calibration.op && k.ranks == fit.calibration.ranks;
   });
   c.collectives.push_back(fit.calibration);
-  c.provenance.rows = 0;
-  for (const auto& k : c.collectives) c.provenance.rows += k.rows;
-  write_file_atomically(o.out, models::format_calibration_yaml(c));
   const models::CollectiveCalibration& k = fit.calibration;
-  std::printf("%s, %lld ranks, %d rows of %s\n", k.op.c_str(), static_cast<long long>(ranks), k.rows, o.nccl_tests.c_str());
-  std::printf("  base %.3g s, per step %.3g s, bandwidth %.4g GB/s (eta %.4f of %.4g GB/s)\n", k.base_latency_s,
-              k.step_latency_s, k.bandwidth_efficiency * link_Bps / 1e9, k.bandwidth_efficiency, link_Bps / 1e9);
+  std::printf("%s, %lld ranks, %d rows of %s\n", k.op.c_str(), static_cast<long long>(ranks), k.rows, path.c_str());
+  for (const models::ProtocolCalibration& p : k.protocols)
+    std::printf("  %s %-6s latency %.3g s, busbw %.4g GB/s\n", p.algorithm.c_str(), p.protocol.c_str(), p.latency_s,
+                p.busbw_Bps / 1e9);
   std::printf("  relative error on the log: median %.3f, P95 %.3f, max %.3f\n", k.median_rel_error, k.p95_rel_error,
               k.max_rel_error);
   std::printf("  held out (every 4th size, refitted on the rest): median %.3f, P95 %.3f, max %.3f\n",
               fit.held_out.median, fit.held_out.p95, fit.held_out.max);
+}
+
+int fit_nccl_tests_command(const FitOptions& o) {
+  if (o.hardware.empty()) bad_argument("--hardware", "required with --nccl-tests (it names the GPUs)");
+  if (o.out.empty()) bad_argument("--out", "required with --nccl-tests");
+  require_writable_target(o.out);  // before it is read as the calibration to extend
+  const HardwareSpec hw = load_hardware_preset(o.hardware);
+  models::Calibration c;
+  if (std::filesystem::exists(o.out)) {
+    c = read_calibration(o.out);
+  } else {
+    std::string sources;
+    for (const std::string& path : o.nccl_tests) sources += (sources.empty() ? "" : ", ") + path;
+    c.provenance.source = sources;
+    c.provenance.fit_by = kParallaxGitCommit;
+    c.provenance.split = "all rows of each log (#wrong = 0)";
+  }
+  for (const std::string& path : o.nccl_tests) fit_one_log(o, hw, path, c);
+  c.provenance.rows = 0;
+  for (const auto& k : c.collectives) c.provenance.rows += k.rows;
+  write_file_atomically(o.out, models::format_calibration_yaml(c));
   std::printf("wrote %s\n", o.out.c_str());
   return 0;
 }
@@ -127,9 +128,9 @@ int fit_nccl_tests_command(const FitOptions& o) {
 CLI::App* add_fit_subcommand(CLI::App& app, FitOptions& o) {
   CLI::App* cmd = app.add_subcommand("fit", "Fit model parameters to measurements (docs/calibration.md)");
   cmd->add_option("dir", o.dir, "folder holding measurements.csv (from parallax hw calibrate)");
-  cmd->add_option("--nccl-tests", o.nccl_tests, "fit the collective model to this nccl-tests output instead");
+  cmd->add_option("--nccl-tests", o.nccl_tests, "fit the collective model to these nccl-tests logs instead (one group each)");
   cmd->add_option("--hardware", o.hardware, "hardware preset (default: from the measured GPU's name)");
-  cmd->add_option("--op", o.op, "nccl-tests: all_reduce | all_gather | reduce_scatter (default: from the log)");
+  cmd->add_option("--op", o.op, "nccl-tests: all_reduce | all_gather | reduce_scatter | all_to_all | broadcast | reduce | send_recv (default: from each log)");
   cmd->add_option("--gpus", o.gpus, "nccl-tests: ranks of the run (default: the log's rank lines)")
       ->check(CLI::Range(int64_t{2}, int64_t{65536}));
   cmd->add_option("--out", o.out, "calibration file (default: results/calibration/<gpu>.yaml)");

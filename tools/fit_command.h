@@ -12,12 +12,13 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace parallax {
 
 struct FitOptions {
   std::string dir;         // holds measurements.csv
-  std::string nccl_tests;  // a nccl-tests log instead of DIR
+  std::vector<std::string> nccl_tests;  // nccl-tests logs instead of DIR
   std::string hardware;    // preset; default from the measured GPU's name
   std::string op;          // nccl-tests: default from the log's name or text
   int64_t gpus = 0;        // nccl-tests: default the log's rank lines

@@ -8,8 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "models/calibration_data/nccl_tests_fit.h"
-#include "models/collective_auto.h"
 #include "models/nccl_latency.h"
+#include "models/nccl_tuning.h"
+#include "models/double_ring.h"
 #include "models/overlap_selector.h"
 #include "sim/policies/overlap/overlap_machine.h"
 #include "sim/policies/overlap/ring_hops.h"
@@ -27,10 +28,8 @@ namespace {
 }
 
 models::CollectiveOp parse_collective_op(const std::string& op) {
-  if (op == "all_reduce") return models::CollectiveOp::all_reduce;
-  if (op == "all_gather") return models::CollectiveOp::all_gather;
-  if (op == "reduce_scatter") return models::CollectiveOp::reduce_scatter;
-  bad_argument("--op", fmt::format("unknown collective '{}'; ops: all_reduce, all_gather, reduce_scatter", op));
+  if (const auto parsed = models::parse_collective_op(op)) return *parsed;
+  bad_argument("--op", fmt::format("unknown collective '{}'; ops: {}", op, models::collective_op_names()));
 }
 
 void check_gpus(const HardwareSpec& hw, int64_t gpus, const std::string& option) {
@@ -54,10 +53,37 @@ nlohmann::ordered_json hops_json(const models::RingParams& ring) {
   return hops;
 }
 
-// --calibration: the ring fitted by `parallax fit --nccl-tests` for this op and rank count
+// The fields every answer carries: time, its parts, nccl-tests' algbw/busbw (B/s and GB/s) and
+// NCCL's choice (algorithm, protocol, channels).
+nlohmann::ordered_json answer(const HardwareSpec& hw, models::CollectiveOp op, int64_t gpus, int64_t byte_count,
+                              const models::NcclChoice& choice) {
+  const double bytes = static_cast<double>(byte_count);
+  nlohmann::ordered_json out;
+  out["hardware"] = hw.name;
+  out["op"] = models::to_string(op);
+  out["gpus"] = gpus;
+  out["bytes"] = byte_count;
+  out["algo"] = choice.candidate.algorithm;
+  out["algorithm"] = choice.candidate.algorithm;
+  out["protocol"] = models::to_string(choice.candidate.protocol);
+  out["channels"] = choice.candidate.channels;
+  out["time_s"] = choice.cost.time_s;
+  out["latency_s"] = choice.cost.latency_s;
+  out["bandwidth_s"] = choice.cost.bandwidth_s;
+  const bool moves = choice.cost.time_s > 0;
+  const double algbw = moves ? models::algorithm_bandwidth_Bps(bytes, choice.cost.time_s) : 0.0;
+  const double busbw = moves ? models::bus_bandwidth_Bps(op, gpus, bytes, choice.cost.time_s) : 0.0;
+  out["algbw"] = algbw;
+  out["busbw"] = busbw;
+  out["algbw_GBps"] = algbw / 1e9;
+  out["busbw_GBps"] = busbw / 1e9;
+  return out;
+}
+
+// --calibration: the protocols fitted by `parallax fit --nccl-tests` for this op and rank count
 // (docs/calibration.md); the group may span more GPUs than the preset's box.
 int predict_calibrated_collective(const PredictCollectiveOptions& o, const HardwareSpec& hw, models::CollectiveOp op,
-                                  double bytes) {
+                                  int64_t bytes, const models::Protocol* protocol) {
   const std::string path = calibration_path(o.calibration, "");
   const models::Calibration cal = read_calibration(path);
   const models::CollectiveCalibration* fit = cal.find_collective(std::string(models::to_string(op)), static_cast<int>(o.gpus));
@@ -67,21 +93,13 @@ int predict_calibrated_collective(const PredictCollectiveOptions& o, const Hardw
     bad_argument("--calibration", fmt::format("{} has no {} fit for {} GPUs (it has: {})", path, models::to_string(op),
                                               o.gpus, have.empty() ? "none" : have));
   }
-  const double time_s = models::predict_collective_s(*fit, op, bytes);
-  const double bandwidth_s = static_cast<double>(models::ring_steps(op, o.gpus)) * (bytes / static_cast<double>(o.gpus)) /
-                             (fit->bandwidth_efficiency * fit->link_Bps);
-  nlohmann::ordered_json out;
-  out["hardware"] = hw.name;
-  out["op"] = models::to_string(op);
-  out["gpus"] = o.gpus;
-  out["bytes"] = bytes;
-  out["algo"] = "calibrated_ring";
+  std::vector<models::NcclCandidate> candidates = models::calibrated_candidates(*fit);
+  if (protocol) std::erase_if(candidates, [&](const models::NcclCandidate& c) { return c.protocol != *protocol; });
+  if (candidates.empty())
+    bad_argument("--protocol", fmt::format("{} has no {} fit for {} x{}", path, models::to_string(*protocol), fit->op, fit->ranks));
+  nlohmann::ordered_json out =
+      answer(hw, op, o.gpus, bytes, models::choose_nccl(op, o.gpus, static_cast<double>(bytes), candidates));
   out["calibration"] = path;
-  out["time_s"] = time_s;
-  out["latency_s"] = time_s - bandwidth_s;
-  out["bandwidth_s"] = bandwidth_s;
-  out["algbw_GBps"] = models::algorithm_bandwidth_Bps(bytes, time_s) / 1e9;
-  out["busbw_GBps"] = models::bus_bandwidth_Bps(op, o.gpus, bytes, time_s) / 1e9;
   std::fputs(format_json(out).c_str(), stdout);
   return 0;
 }
@@ -94,46 +112,48 @@ int predict_collective_command(const PredictCollectiveOptions& o) {
   const ByteCountParse parsed = parse_byte_count(o.bytes);
   if (!parsed.bytes) bad_argument("--bytes", parsed.error);
   const double bytes = static_cast<double>(*parsed.bytes);
-  if (!o.calibration.empty()) return predict_calibrated_collective(o, hw, op, bytes);
+  models::Protocol pinned{};
+  const bool pin = o.protocol != "auto";
+  if (pin && !models::parse_protocol(o.protocol, pinned))
+    bad_argument("--protocol", fmt::format("unknown protocol '{}'; protocols: LL, LL128, Simple, auto", o.protocol));
+  const models::Protocol* protocol = pin ? &pinned : nullptr;
+  if (!o.calibration.empty()) return predict_calibrated_collective(o, hw, op, *parsed.bytes, protocol);
   check_gpus(hw, o.gpus, "--gpus");
-  if (o.algo != "ring" && o.algo != "double_ring" && o.algo != "tree" && o.algo != "auto")
-    bad_argument("--algo", fmt::format("unknown algorithm '{}'; algorithms: ring, double_ring, tree, auto", o.algo));
+  if (o.algo != "ring" && o.algo != "double_ring" && o.algo != "tree" && o.algo != "p2p" && o.algo != "auto")
+    bad_argument("--algo", fmt::format("unknown algorithm '{}'; algorithms: ring, double_ring, tree, p2p, auto", o.algo));
 
   std::vector<int> order;
   for (int i = 0; i < o.gpus; ++i) order.push_back(i);
-  const std::vector<int> both[2] = {order, counter_rotating_order(order)};
-  const std::vector<models::RingParams> twin = concurrent_ring_hops(hw, both);
-  models::AlgorithmCandidates c;
-  const models::RingParams ring = nccl_ring(ring_hops(hw, order));
-  if (o.algo == "ring" || o.algo == "auto") c.ring = ring;
-  if (o.algo == "double_ring" || o.algo == "auto") c.double_ring = models::DoubleRingParams{nccl_ring(twin[0]), nccl_ring(twin[1])};
-  if (o.algo == "tree" || o.algo == "auto") {
-    if (op != models::CollectiveOp::all_reduce && o.algo == "tree")
-      bad_argument("--algo", "tree runs all_reduce only (NCCL runs all_gather and reduce_scatter on rings)");
-    models::TreeParams t;
-    t.ranks = o.gpus;
-    t.nodes = 1;
-    t.intra = models::Hop{ring.bottleneck_Bps(), 0.0, ring.hops.front().link};
-    for (const models::Hop& h : ring.hops)
-      t.intra.latency_s = std::max(t.intra.latency_s, models::nccl_hw_latency_s(models::NcclAlgorithm::tree, h.link,
-                                                                                models::Protocol::simple));
-    t.inter = t.intra;
-    t.base_latency_s = models::nccl_base_latency_s(models::NcclAlgorithm::tree, models::Protocol::simple);
-    c.tree = t;
+  const models::RingParams ring = ring_hops(hw, order);
+  // NCCL's candidates on the box: every GPU reaches the ring's bottleneck hop; the slowest link
+  // kind on the ring sets the per-hop latencies.
+  models::NcclBox box;
+  box.generation = models::gpu_generation(hw.gpus.front().model);
+  box.link_Bps = ring.bottleneck_Bps();
+  for (const models::Hop& h : ring.hops)
+    if (h.link == models::LinkType::pcie) box.link = models::LinkType::pcie;
+  const std::string_view algorithm = o.algo == "auto" || o.algo == "double_ring" ? std::string_view{} : std::string_view{o.algo};
+  std::vector<models::NcclCandidate> candidates;
+  if (o.algo != "double_ring") candidates = models::nccl_candidates(op, o.gpus, box, algorithm, protocol);
+  if (candidates.empty() && o.algo != "double_ring")
+    bad_argument("--algo", fmt::format("{}{} does not run {} (NCCL runs tree for all_reduce only and p2p for "
+                                       "all_to_all and send_recv)",
+                                       o.algo, pin ? " with protocol " + o.protocol : "", models::to_string(op)));
+  std::optional<models::NcclChoice> choice;
+  if (!candidates.empty()) choice = models::choose_nccl(op, o.gpus, bytes, candidates);
+  // parallax's own double ring for hybrid boxes (models/double_ring.h), only when asked for: it is
+  // not one of NCCL's algorithms. Simple-protocol rings.
+  const bool ring_op = op != models::CollectiveOp::all_to_all && op != models::CollectiveOp::send_recv;
+  if (o.algo == "double_ring" && ring_op && (!pin || pinned == models::Protocol::simple)) {
+    const std::vector<int> both[2] = {order, counter_rotating_order(order)};
+    const std::vector<models::RingParams> twin = concurrent_ring_hops(hw, both);
+    const models::CollectiveCost c =
+        models::double_ring_cost(op, bytes, models::DoubleRingParams{nccl_ring(twin[0]), nccl_ring(twin[1])}).total;
+    if (!choice || c.time_s < choice->cost.time_s)
+      choice = models::NcclChoice{{"double_ring", models::Protocol::simple, c.latency_s, box.link_Bps, 2}, c};
   }
-  const models::AlgorithmChoice choice = models::choose_collective_algorithm(op, bytes, c);
-  nlohmann::ordered_json out;
-  out["hardware"] = hw.name;
-  out["op"] = models::to_string(op);
-  out["gpus"] = o.gpus;
-  out["bytes"] = *parsed.bytes;
-  out["algo"] = choice.algorithm;
-  out["time_s"] = choice.cost.time_s;
-  out["latency_s"] = choice.cost.latency_s;
-  out["bandwidth_s"] = choice.cost.bandwidth_s;
-  const double t = choice.cost.time_s > 0 ? choice.cost.time_s : 1.0;
-  out["algbw_GBps"] = choice.cost.time_s > 0 ? models::algorithm_bandwidth_Bps(bytes, t) / 1e9 : 0.0;
-  out["busbw_GBps"] = choice.cost.time_s > 0 ? models::bus_bandwidth_Bps(op, o.gpus, bytes, t) / 1e9 : 0.0;
+  if (!choice) bad_argument("--algo", fmt::format("double_ring does not run {} with protocol {}", models::to_string(op), o.protocol));
+  nlohmann::ordered_json out = answer(hw, op, o.gpus, *parsed.bytes, *choice);
   out["ring_hops"] = hops_json(ring);
   std::fputs(format_json(out).c_str(), stdout);
   return 0;

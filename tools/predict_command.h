@@ -1,7 +1,10 @@
 // File: tools/predict_command.h
 // `parallax predict`: ask a cost model directly, print JSON on stdout.
-//   predict collective --hardware PRESET --op all_reduce|all_gather|reduce_scatter --gpus P
-//                      --bytes N [--algo ring|double_ring|tree|auto] [--calibration FILE]
+//   predict collective --hardware PRESET --op OP --gpus P --bytes N
+//                      [--algo ring|double_ring|tree|p2p|auto] [--protocol LL|LL128|Simple|auto]
+//                      [--calibration FILE]
+//     OP: all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, reduce, send_recv.
+//     NCCL's choice (models/nccl_tuning.h): the fastest algorithm and protocol unless pinned.
 //   predict overlap    --hardware PRESET --op ag_gemm|gemm_rs|gemm_ar --m M --n N --k K --tp P
 // Rings run over GPUs 0..P−1 of the preset (sim/policies/overlap/ring_hops.h). Bad arguments
 // throw InputError (exit 2). Fields: docs/overlap.md §parallax predict.
@@ -18,6 +21,7 @@ struct PredictCollectiveOptions {
   int64_t gpus = 0;
   std::string bytes;  // a byte count: "64MiB", "1e9", "4096"
   std::string algo = "auto";
+  std::string protocol = "auto";
   std::string calibration;  // a calibration file with a fit for (op, gpus): its ring replaces the preset's
 };
 

@@ -112,6 +112,12 @@ std::string format_calibration_yaml(const Calibration& c) {
       line(fmt::format("    base_latency_s: {}", num(k.base_latency_s)));
       line(fmt::format("    step_latency_s: {}", num(k.step_latency_s)));
       line(fmt::format("    bandwidth_efficiency: {}", num(k.bandwidth_efficiency)));
+      if (!k.protocols.empty()) {
+        line("    protocols:");
+        for (const ProtocolCalibration& p : k.protocols)
+          line(fmt::format("      - {{algorithm: {}, protocol: {}, latency_s: {}, busbw_Bps: {}}}", p.algorithm, p.protocol,
+                           num(p.latency_s), num(p.busbw_Bps)));
+      }
       line(fmt::format("    rows: {}", k.rows));
       line(fmt::format("    median_rel_error: {}", num(k.median_rel_error)));
       line(fmt::format("    p95_rel_error: {}", num(k.p95_rel_error)));

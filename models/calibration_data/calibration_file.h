@@ -73,8 +73,18 @@ struct InterDecomCalibration {
   int rows = 0;
 };
 
+// One protocol of a group fitted by `parallax fit --nccl-tests`: time = latency_s + F·S/busbw_Bps
+// (models/nccl_tuning.h); the group's prediction is the fastest of its protocols.
+struct ProtocolCalibration {
+  std::string algorithm;  // ring | p2p
+  std::string protocol;   // LL | LL128 | Simple
+  double latency_s = 0.0;
+  double busbw_Bps = 0.0;
+};
+
 struct CollectiveCalibration {
-  std::string op;            // all_reduce | all_gather | reduce_scatter
+  std::string op;            // a models::CollectiveOp name (all_reduce, ..., send_recv)
+  std::vector<ProtocolCalibration> protocols;  // from fit --nccl-tests; empty: the one ring below
   int ranks = 0;
   double link_Bps = 0.0;     // per-GPU link bandwidth η refers to
   double base_latency_s = 0.0;

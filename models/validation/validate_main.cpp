@@ -11,6 +11,7 @@
 
 #include "models/calibrated_defaults.h"
 #include "models/validation/gemm_validation.h"
+#include "models/validation/nccl_validation.h"
 #include "models/validation/ring_validation.h"
 #include "models/validation/vidur_data.h"
 
@@ -65,6 +66,21 @@ void print_ring(const std::string& gpu, const std::string& box, double link_Bps,
              "{:.1f} %, P95 {:.1f} %\n", gpu, 100 * s.held_out.median, 100 * s.held_out.p95);
 }
 
+void print_nccl_table(const NcclValidation& v) {
+  fmt::print("| GPUs | size band | n | median | P95 | max | mean |\n|---|---|---|---|---|---|---|\n");
+  for (const auto& g : v.by_ranks_and_band) print_row(fmt::format("{} | {}", g.ranks, g.band), g.errors);
+  print_row("all | all", v.all);
+}
+
+void print_nccl(const std::string& gpu, const std::string& box, const NcclBox& nccl_box) {
+  const auto rows = read_vidur_all_reduce_csv(source_dir() + "/tests/data/vidur/network/" + box +
+                                              "/all_reduce_rank0.csv");
+  fmt::print("\n### NCCL protocol model, all-reduce, {}: preset (uncalibrated, every single-node row)\n\n", gpu);
+  print_nccl_table(validate_nccl_preset(rows, nccl_box));
+  fmt::print("\n### NCCL protocol model, all-reduce, {}: calibrated per GPU count (held-out sizes)\n\n", gpu);
+  print_nccl_table(validate_nccl_calibrated(rows));
+}
+
 }  // namespace
 
 int main() {
@@ -74,6 +90,8 @@ int main() {
     print_gemm("h100", "h100/llama2_7b_gemm.csv", h100_sxm_hardware(), h100_sxm_gemm_calibrated());
     print_ring("a100", "a100_dgx", kA100NvlinkPerGpu_Bps, a100_dgx_ring_calibrated());
     print_ring("h100", "h100_dgx", kH100NvlinkPerGpu_Bps, h100_dgx_ring_calibrated());
+    print_nccl("a100", "a100_dgx", {GpuGeneration::ampere, LinkType::nvlink, kA100NvlinkPerGpu_Bps});
+    print_nccl("h100", "h100_dgx", {GpuGeneration::hopper, LinkType::nvlink, kH100NvlinkPerGpu_Bps});
   } catch (const std::exception& e) {
     fmt::print(stderr, "parallax-validate-models: {}\n", e.what());
     return 1;

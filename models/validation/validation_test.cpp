@@ -10,6 +10,7 @@
 
 #include "models/calibrated_defaults.h"
 #include "models/validation/gemm_validation.h"
+#include "models/validation/nccl_validation.h"
 #include "models/validation/ring_validation.h"
 #include "models/validation/vidur_data.h"
 
@@ -112,6 +113,37 @@ TEST(RingValidation, H100DgxHeldOut) {
   EXPECT_NEAR(v.fit.base_latency_s, shipped.base_latency_s, 0.01 * shipped.base_latency_s);
   EXPECT_NEAR(v.fit.step_latency_s, shipped.step_latency_s, 0.01 * shipped.step_latency_s);
   EXPECT_NEAR(v.fit.bandwidth_efficiency, shipped.bandwidth_efficiency, 1e-3);
+}
+
+// NCCL's protocol model (nccl_validation.h): calibrated per GPU count on the training sizes,
+// errors on the held-out ones; the preset (nothing fitted) on every row. Bounds: the numbers of
+// docs/models.md plus about 25 %.
+const ErrorSummary& nccl_band(const NcclValidation& v, int64_t ranks, const std::string& band) {
+  for (const auto& g : v.by_ranks_and_band)
+    if (g.ranks == ranks && g.band == band) return g.errors;
+  throw std::runtime_error("no band " + band);
+}
+
+TEST(NcclValidation, A100Dgx) {
+  const auto rows = read_vidur_all_reduce_csv(data("network/a100_dgx/all_reduce_rank0.csv"));
+  const NcclValidation cal = validate_nccl_calibrated(rows);
+  EXPECT_LT(cal.all.median, 0.03);
+  EXPECT_LT(cal.all.p95, 0.41);
+  for (int64_t p : {2, 4, 8}) EXPECT_LT(nccl_band(cal, p, ">8MiB").median, 0.025) << p;
+  const NcclValidation preset = validate_nccl_preset(rows, {GpuGeneration::ampere, LinkType::nvlink, kA100NvlinkPerGpu_Bps});
+  EXPECT_LT(preset.all.median, 0.43);
+}
+
+TEST(NcclValidation, H100Dgx) {
+  const auto rows = read_vidur_all_reduce_csv(data("network/h100_dgx/all_reduce_rank0.csv"));
+  const NcclValidation cal = validate_nccl_calibrated(rows);
+  EXPECT_LT(cal.all.median, 0.062);
+  EXPECT_LT(cal.all.p95, 0.33);
+  for (int64_t p : {2, 4, 8}) EXPECT_LT(nccl_band(cal, p, ">8MiB").median, 0.067) << p;
+  const NcclValidation preset = validate_nccl_preset(rows, {GpuGeneration::hopper, LinkType::nvlink, kH100NvlinkPerGpu_Bps});
+  EXPECT_LT(preset.all.median, 0.125);
+  EXPECT_LT(nccl_band(preset, 8, ">8MiB").median, 0.09);
+  EXPECT_LT(nccl_band(preset, 4, ">8MiB").median, 0.05);
 }
 
 TEST(Calibration, YamlMirrorsCodeConstants) {

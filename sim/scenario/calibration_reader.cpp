@@ -123,12 +123,25 @@ models::InterDecomCalibration read_interdecom(const ConfigNode& node, const std:
   return d;
 }
 
+models::ProtocolCalibration read_protocol_fit(const ConfigNode& node, const std::string& path) {
+  const MapFields f(node, path, {"algorithm", "protocol", "latency_s", "busbw_Bps"});
+  models::ProtocolCalibration p;
+  p.algorithm = read_choice(f.required("algorithm"), f.path_of("algorithm"), {"ring", "tree", "p2p"});
+  p.protocol = read_choice(f.required("protocol"), f.path_of("protocol"), {"LL", "LL128", "Simple"});
+  p.latency_s = read_non_negative(f.required("latency_s"), f.path_of("latency_s"));
+  p.busbw_Bps = read_positive(f.required("busbw_Bps"), f.path_of("busbw_Bps"));
+  return p;
+}
+
 models::CollectiveCalibration read_collective(const ConfigNode& node, const std::string& path) {
   const MapFields f(node, path,
                     {"op", "ranks", "link_Bps", "base_latency_s", "step_latency_s", "bandwidth_efficiency",
-                     "rows", "median_rel_error", "p95_rel_error", "max_rel_error"});
+                     "protocols", "rows", "median_rel_error", "p95_rel_error", "max_rel_error"});
   models::CollectiveCalibration c;
-  c.op = read_choice(f.required("op"), f.path_of("op"), {"all_reduce", "all_gather", "reduce_scatter"});
+  c.op = read_choice(f.required("op"), f.path_of("op"),
+                     {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "reduce", "send_recv"});
+  if (const ConfigNode* n = f.optional("protocols"))
+    c.protocols = read_list<models::ProtocolCalibration>(*n, f.path_of("protocols"), read_protocol_fit);
   c.ranks = static_cast<int>(read_integer_in(f.required("ranks"), f.path_of("ranks"), 2, 1'000'000));
   c.link_Bps = read_positive(f.required("link_Bps"), f.path_of("link_Bps"));
   c.base_latency_s = read_non_negative(f.required("base_latency_s"), f.path_of("base_latency_s"));

@@ -1,0 +1,109 @@
+// File: models/nccl_tuning_test.cpp
+// NCCL's candidates, its protocol switch points on hand-computed cases, and the choice = the
+// minimum over candidates (models/nccl_tuning.h).
+#include "models/nccl_tuning.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/protocol_fit.h"
+
+namespace parallax::models {
+namespace {
+
+NcclBox a100_box() { return {GpuGeneration::ampere, LinkType::nvlink, 300e9}; }  // 12 NVLink3 links
+
+const NcclCandidate& find(const std::vector<NcclCandidate>& c, std::string_view algorithm, Protocol p) {
+  for (const NcclCandidate& x : c)
+    if (x.algorithm == algorithm && x.protocol == p) return x;
+  ADD_FAILURE() << "no " << algorithm << " " << to_string(p);
+  return c.front();
+}
+
+TEST(NcclTuning, CandidatesCarryNcclLatenciesAndBandwidths) {
+  const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_reduce, 8, a100_box());
+  ASSERT_EQ(c.size(), 6u);  // ring and tree, three protocols each
+  // Ring, 8 GPUs, 14 steps (REFERENCE.md §2.2): LL 6.6 + 14·0.6 = 15 µs; Simple 8.4 + 14·3.4 = 56 µs.
+  EXPECT_NEAR(find(c, "ring", Protocol::ll).latency_s, 15.0e-6, 1e-12);
+  EXPECT_NEAR(find(c, "ring", Protocol::ll128).latency_s, (14.0 + 14 * 1.9) * 1e-6, 1e-12);
+  EXPECT_NEAR(find(c, "ring", Protocol::simple).latency_s, 56.0e-6, 1e-12);
+  // NCCL plans 12 × 20 = 240 GB/s. LL: min(½·240, 87.7) GB/s on Ampere; LL128 0.92·240; Simple 240.
+  EXPECT_NEAR(find(c, "ring", Protocol::ll).busbw_Bps, 87.7e9, 1.0);
+  EXPECT_NEAR(find(c, "ring", Protocol::ll128).busbw_Bps, 0.92 * 240e9, 1.0);
+  EXPECT_NEAR(find(c, "ring", Protocol::simple).busbw_Bps, 240e9, 1.0);
+  EXPECT_EQ(find(c, "ring", Protocol::simple).channels, 12);  // 240 / 20 GB/s per channel
+  // Tree: min(0.92·240, 12·24) = 220.8 GB/s; LL 220.8/3.8 = 58.1; LL128 220.8·7/9 = 171.7 (< 12·20).
+  EXPECT_NEAR(find(c, "tree", Protocol::simple).busbw_Bps, 220.8e9, 1e3);
+  EXPECT_NEAR(find(c, "tree", Protocol::ll).busbw_Bps, 220.8e9 / 3.8, 1e3);
+  EXPECT_NEAR(find(c, "tree", Protocol::ll128).busbw_Bps, 220.8e9 * 7.0 / 9.0, 1e3);
+  // Only all-reduce has a tree; all-to-all and send/recv run as p2p with LL or Simple.
+  EXPECT_EQ(nccl_candidates(CollectiveOp::all_gather, 8, a100_box()).size(), 3u);
+  const std::vector<NcclCandidate> a2a = nccl_candidates(CollectiveOp::all_to_all, 8, a100_box());
+  ASSERT_EQ(a2a.size(), 2u);
+  EXPECT_EQ(a2a[0].algorithm, "p2p");
+  EXPECT_TRUE(nccl_candidates(CollectiveOp::all_gather, 8, a100_box(), "tree").empty());
+  const Protocol ll128 = Protocol::ll128;
+  EXPECT_TRUE(nccl_candidates(CollectiveOp::send_recv, 2, a100_box(), {}, &ll128).empty());
+}
+
+// Switch points by hand, ring on 8 A100s, all-reduce (F = 1.75):
+//   LL vs LL128: 15 + 1.75·S/87.7 = 40.6 + 1.75·S/220.8 (µs, KB/µs = GB/s·1e-3)
+//     → S = 25.6e-6 / (1.75·(1/87.7e9 − 1/220.8e9)) = 2.13 MB.
+//   LL128 vs Simple: 40.6 + 1.75·S/220.8 = 56 + 1.75·S/240 → S = 15.4e-6/(1.75·(1/220.8e9 − 1/240e9)) = 24.3 MB.
+TEST(NcclTuning, ProtocolSwitchPointsOnHandCases) {
+  const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_reduce, 8, a100_box(), "ring");
+  auto protocol_at = [&](double bytes) { return choose_nccl(CollectiveOp::all_reduce, 8, bytes, c).candidate.protocol; };
+  const double ll_ll128 = 25.6e-6 / (1.75 * (1 / 87.7e9 - 1 / (0.92 * 240e9)));
+  const double ll128_simple = 15.4e-6 / (1.75 * (1 / (0.92 * 240e9) - 1 / 240e9));
+  EXPECT_NEAR(ll_ll128, 2.13e6, 0.01e6);
+  EXPECT_NEAR(ll128_simple, 24.3e6, 0.1e6);
+  EXPECT_EQ(protocol_at(1024), Protocol::ll);
+  EXPECT_EQ(protocol_at(ll_ll128 * 0.99), Protocol::ll);
+  EXPECT_EQ(protocol_at(ll_ll128 * 1.01), Protocol::ll128);
+  EXPECT_EQ(protocol_at(ll128_simple * 0.99), Protocol::ll128);
+  EXPECT_EQ(protocol_at(ll128_simple * 1.01), Protocol::simple);
+  EXPECT_EQ(protocol_at(1e9), Protocol::simple);
+}
+
+TEST(NcclTuning, ChoiceIsTheMinimumOverCandidates) {
+  for (CollectiveOp op : kAllCollectiveOps) {
+    const int64_t ranks = op == CollectiveOp::send_recv ? 2 : 8;
+    const std::vector<NcclCandidate> c = nccl_candidates(op, ranks, {GpuGeneration::hopper, LinkType::nvlink, 370e9});
+    for (double bytes = 128; bytes < 1e10; bytes *= 4) {
+      const NcclChoice best = choose_nccl(op, ranks, bytes, c);
+      double smallest = INFINITY;
+      for (const NcclCandidate& x : c) smallest = std::min(smallest, nccl_candidate_cost(op, ranks, bytes, x).time_s);
+      EXPECT_DOUBLE_EQ(best.cost.time_s, smallest) << to_string(op) << " " << bytes;
+    }
+  }
+  EXPECT_THROW(choose_nccl(CollectiveOp::all_reduce, 8, 1.0, {}), std::invalid_argument);
+}
+
+TEST(NcclTuning, GenerationFromTheGpuName) {
+  EXPECT_EQ(gpu_generation("NVIDIA H100 80GB HBM3"), GpuGeneration::hopper);
+  EXPECT_EQ(gpu_generation("NVIDIA H200"), GpuGeneration::hopper);
+  EXPECT_EQ(gpu_generation("Tesla V100-SXM2-32GB"), GpuGeneration::volta);
+  EXPECT_EQ(gpu_generation("NVIDIA A100-SXM4-80GB"), GpuGeneration::ampere);
+  Protocol p{};
+  EXPECT_TRUE(parse_protocol("ll128", p));
+  EXPECT_EQ(p, Protocol::ll128);
+  EXPECT_FALSE(parse_protocol("fast", p));
+}
+
+TEST(ProtocolFit, TwoProtocolsFromAKnee) {
+  // LL below, Simple above: 10 µs + S/50 GB/s and 40 µs + S/300 GB/s (broadcast, F = 1).
+  std::vector<TimedSize> rows;
+  for (double s = 256; s < 4e9; s *= 2)
+    rows.push_back({s, std::min(10e-6 + s / 50e9, 40e-6 + s / 300e9)});
+  const std::vector<NcclCandidate> fit = fit_protocols(CollectiveOp::broadcast, 8, rows, "ring");
+  ASSERT_GE(fit.size(), 2u);
+  EXPECT_NEAR(fit.front().latency_s, 10e-6, 0.5e-6);
+  EXPECT_NEAR(fit.back().busbw_Bps, 300e9, 3e9);
+  for (const TimedSize& r : rows)
+    EXPECT_NEAR(choose_nccl(CollectiveOp::broadcast, 8, r.bytes, fit).cost.time_s / r.measured_s, 1.0, 0.01) << r.bytes;
+}
+
+}  // namespace
+}  // namespace parallax::models

@@ -144,6 +144,10 @@ def outputs(c):
     a_file = c.write("a-file", "mine\n")
     c.expect("run --out naming a file", ["run", "--out", a_file, "--quiet"], 2, "is not a folder", timeout=30)
     c.check("that file is untouched", a_file.read_text() == "mine\n")
+    c.expect("run --out under a file", ["run", "--out", str(a_file / "sub"), "--quiet"], 2,
+             "cannot create the folder", timeout=30)
+    c.expect("run --out where nothing can be made", ["run", "--out", "/proc/parallax-no-such-folder", "--quiet"],
+             2, "cannot create the folder", timeout=30)
     sweep = c.write("s.yaml", f"base: {c.source / 'scenarios/quickstart.yaml'}\naxes: [{{cartesian: {{seed: [1, 2]}}}}]\n")
     c.expect("sweep --out naming a file", ["sweep", sweep, "--out", a_file, "--quiet"], 2, "is not a folder", timeout=30)
     c.check("that file is still untouched", a_file.read_text() == "mine\n")

@@ -197,6 +197,15 @@ class Runner:
         else:
             print(f"ok: line {line_no}: {command} ({time.monotonic() - start:.1f} s)")
 
+    def csv_rows(self, where: str, name: str):
+        """The rows of a CSV table the commands wrote, or None (a failure) when it is missing."""
+        path = self.copy / name
+        if not path.exists():
+            self.fail(f"{where}: {name} was not written")
+            return None
+        with path.open(newline="") as f:
+            return list(csv.DictReader(f))
+
     def check(self, spec: str, line_no: int, next_block):
         self.checks += 1
         where = f"line {line_no}: check {spec}"
@@ -233,13 +242,10 @@ class Runner:
             return
         m = re.match(r"^count\s+csv\s+(\S+)\s+([\w.]+)=(\S+)\s*(=.*)$", spec)
         if m:
-            path = self.copy / m.group(1)
             expected, tol, relative = split_value(m.group(4))
-            if not path.exists():
-                self.fail(f"{where}: {m.group(1)} was not written")
+            rows = self.csv_rows(where, m.group(1))
+            if rows is None:
                 return
-            with path.open(newline="") as f:
-                rows = list(csv.DictReader(f))
             if rows and m.group(2) not in rows[0]:
                 self.fail(f"{where}: {m.group(1)} has no column {m.group(2)}")
                 return
@@ -249,13 +255,11 @@ class Runner:
             return
         m = re.match(r"^csv\s+(\S+)\s+([\w.]+)=(\S+)\s+(\S+)\s*(=.*)$", spec)
         if m:
-            path = self.copy / m.group(1)
             expected, tol, relative = split_value(m.group(5))
-            if not path.exists():
-                self.fail(f"{where}: {m.group(1)} was not written")
+            rows = self.csv_rows(where, m.group(1))
+            if rows is None:
                 return
-            with path.open(newline="") as f:
-                rows = [r for r in csv.DictReader(f) if r.get(m.group(2)) == m.group(3)]
+            rows = [r for r in rows if r.get(m.group(2)) == m.group(3)]
             if len(rows) != 1 or m.group(4) not in rows[0]:
                 self.fail(f"{where}: {len(rows)} rows with {m.group(2)}={m.group(3)}"
                           + ("" if not rows else f", column {m.group(4)} present: {m.group(4) in rows[0]}"))

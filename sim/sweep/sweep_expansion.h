@@ -81,7 +81,8 @@ struct SweepPlan : SweepSpace {
 
 SweepPlan expand_sweep(const SweepSpec& spec);
 
-// 16 hex digits -> the number (nullopt-like: false when `text` is not a point hash).
+// A point hash's 16 lower-case hex digits -> the number; false when `text` is not one (no change to `out`
+// is promised then).
 bool parse_point_hash(const std::string& text, uint64_t& out);
 std::string format_point_hash(uint64_t hash);
 

@@ -104,14 +104,14 @@ void validate_points(const SweepSpec& spec, const SweepSpace& space, TodoPoints 
         fresh = true;
       }
     if (!fresh) continue;
-    const std::optional<SweepPoint> p = space.point(*i);
+    const SweepPoint p = space.point(*i);
     try {
-      (void)load_scenario_file(spec.base_path, p->overrides);
+      (void)load_scenario_file(spec.base_path, p.overrides);
     } catch (const InputError& e) {
       const SweepAxis* axis = axis_for_key(spec, e.key());
       const SourceLocation where = axis ? axis->where : SourceLocation{spec.source, 0, 0};
       throw InputError(where, e.key(),
-                       fmt::format("point {} ({}) is not a valid scenario: {}", p->index, fmt::join(p->overrides, " "),
+                       fmt::format("point {} ({}) is not a valid scenario: {}", p.index, fmt::join(p.overrides, " "),
                                    e.what()));
     }
   }

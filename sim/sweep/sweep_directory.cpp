@@ -22,9 +22,10 @@ namespace parallax {
 
 std::string sweep_id(const SweepSpace& plan) {
   uint64_t state = kFnv1a64Offset;
+  char hex[17];  // the point's hash as text, without a heap allocation per point
   for (size_t i = 0; i < plan.size(); ++i) {
-    state = fnv1a64(format_point_hash(plan.hash_of(i)), state);
-    state = fnv1a64("\n", state);
+    fmt::format_to_n(hex, sizeof hex, "{:016x}\n", plan.hash_of(i));
+    state = fnv1a64(std::string_view(hex, sizeof hex), state);
   }
   return fmt::format("{:016x}", state);
 }

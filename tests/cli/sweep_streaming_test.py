@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Sweeps stream their points (issue 21): a sweep of 9.99 million points (two cartesian axes of
 3,000 and 3,330 values on scenarios/quickstart.yaml; the cap is 10 million) is listed with
-`--list | head -3`, and a `--shard` holding five of its points runs them, each within a time and a
-peak-RSS bound. Materialising every point as strings took several GB and died of bad_alloc before
+`--list | head -3`, and a `--shard` holding five of its points runs them and is resumed, each
+within a time and a peak-RSS bound. Materialising every point as strings took several GB and died of bad_alloc before
 writing anything; a point is now computed from the axes when it is needed (docs/sweeps.md,
 "Memory"). The RSS is the children's peak (resource.getrusage(RUSAGE_CHILDREN).ru_maxrss), so each
 measured command runs in its own fresh Python child that reports its own child's peak.
@@ -120,6 +120,13 @@ def main():
                     (str(1000 + 2_000_000 // B), str(1000 + 2_000_000 % B)):
                 print(f"FAIL: point 2000000's axes are {row}")
                 failures += 1
+
+        # Resumed: the 5 finished points are placed in the plan (one pass over its hashes) and skipped.
+        r = measured([parallax, "sweep", sweep, "--shard", "0/2000000", "--out", out, "-j", "2"])
+        failures += check_bounds("the shard resumed", r)
+        if r["rc"] != 0 or "5 done before, 0 to run" not in r["err"]:
+            print(f"FAIL: the resumed shard: exit {r['rc']}: {r['err']}")
+            failures += 1
     if failures:
         sys.exit(f"{failures} failures")
     print("ok")

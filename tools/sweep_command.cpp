@@ -49,23 +49,72 @@ const SweepAxis* axis_for_key(const SweepSpec& spec, const std::string& key) {
   return nullptr;
 }
 
-// Loads every point to run before running any: a value the scenario rejects stops the sweep at
-// once (exit 2) instead of hours later. Returns each point's seed, by position in `todo`.
-std::vector<uint64_t> validate_points(const SweepSpec& spec, const std::vector<const SweepPoint*>& todo) {
-  std::vector<uint64_t> seeds;
-  seeds.reserve(todo.size());
-  for (const SweepPoint* p : todo) {
+// The points this run takes, in index order: the shard's (index mod N == I, taken arithmetically),
+// less those the folder lists as finished. Each is computed when it is taken.
+class TodoPoints {
+ public:
+  TodoPoints(const SweepSpace& space, const SweepShard& shard, const SweepDirectory& dir)
+      : space_(space), shard_(shard), dir_(dir), index_(shard.index) {}
+
+  std::optional<size_t> next_index() {
+    while (index_ < space_.size()) {
+      const size_t i = index_;
+      index_ = space_.size() - i <= shard_.count ? space_.size() : i + shard_.count;
+      if (!dir_.finished(space_.hash_of(i))) return i;
+    }
+    return std::nullopt;
+  }
+  std::optional<SweepPoint> next() {
+    const std::optional<size_t> i = next_index();
+    if (!i) return std::nullopt;
+    return space_.point(*i);
+  }
+
+ private:
+  const SweepSpace& space_;
+  const SweepShard shard_;
+  const SweepDirectory& dir_;
+  size_t index_;
+};
+
+size_t points_in_shard(size_t points, const SweepShard& shard) {
+  return points > shard.index ? (points - shard.index - 1) / shard.count + 1 : 0;
+}
+
+// Before anything runs, loads as a scenario the first point to run and, after it, each point that
+// brings a value (a position of a wheel) no earlier loaded point had: every value of every axis is
+// checked once, in index order, so a value the scenario rejects stops the sweep at once (exit 2)
+// instead of hours later, without loading millions of points. A combination that only fails
+// together is found when its point runs.
+void validate_points(const SweepSpec& spec, const SweepSpace& space, TodoPoints todo) {
+  std::vector<std::vector<bool>> seen(space.wheel_count());
+  size_t unseen = 0;
+  for (size_t w = 0; w < space.wheel_count(); ++w) {
+    seen[w].assign(space.wheel_length(w), false);
+    unseen += space.wheel_length(w);
+  }
+  bool first = true;
+  for (std::optional<size_t> i = todo.next_index(); i && (first || unseen > 0); i = todo.next_index()) {
+    bool fresh = first;
+    first = false;
+    for (size_t w = 0; w < space.wheel_count(); ++w)
+      if (const size_t d = space.digit(*i, w); !seen[w][d]) {
+        seen[w][d] = true;
+        --unseen;
+        fresh = true;
+      }
+    if (!fresh) continue;
+    const SweepPoint p = space.point(*i);
     try {
-      seeds.push_back(load_scenario_file(spec.base_path, p->overrides).seed);
+      (void)load_scenario_file(spec.base_path, p.overrides);
     } catch (const InputError& e) {
       const SweepAxis* axis = axis_for_key(spec, e.key());
       const SourceLocation where = axis ? axis->where : SourceLocation{spec.source, 0, 0};
       throw InputError(where, e.key(),
-                       fmt::format("point {} ({}) is not a valid scenario: {}", p->index, fmt::join(p->overrides, " "),
+                       fmt::format("point {} ({}) is not a valid scenario: {}", p.index, fmt::join(p.overrides, " "),
                                    e.what()));
     }
   }
-  return seeds;
 }
 
 nlohmann::ordered_json read_json_file(const std::filesystem::path& path) {
@@ -81,8 +130,10 @@ std::optional<double> number_at(const nlohmann::ordered_json& j, const char* key
 
 // One point: `parallax run BASE --set ... --out DIR --quiet`, then its manifest entry. The rates
 // come from the point's timing.json where the run reports them (docs/sweeps.md, "Manifest").
-ManifestEntry run_point(const SweepSpec& spec, const SweepPlan& plan, uint64_t seed, const SweepPoint& p,
+ManifestEntry run_point(const SweepSpec& spec, const SweepSpace& plan, const SweepPoint& p,
                         const std::filesystem::path& dir) {
+  // The seed as the scenario resolves it (override or base), for the manifest.
+  const uint64_t seed = load_scenario_file(spec.base_path, p.overrides).seed;
   RunOptions run;
   run.scenario_path = spec.base_path;
   run.out_dir = dir.string();
@@ -128,10 +179,13 @@ std::string default_out_dir(const std::string& sweep_path) {
   return std::filesystem::path(sweep_path).stem().string() + "-sweep";
 }
 
-void list_points(const SweepPlan& plan, const SweepShard& shard) {
-  for (const SweepPoint& p : plan.points)
-    if (shard.holds(p.index))
-      std::fputs(fmt::format("{} {} {}\n", p.index, p.hash, fmt::join(p.overrides, " ")).c_str(), stdout);
+// Point by point, as each is computed; stops when stdout fails (the caller reports it).
+void list_points(const SweepSpace& space, const SweepShard& shard) {
+  for (size_t i = shard.index; i < space.size() && !std::ferror(stdout);) {
+    const SweepPoint p = space.point(i);
+    std::fputs(fmt::format("{} {} {}\n", p.index, p.hash, fmt::join(p.overrides, " ")).c_str(), stdout);
+    i = space.size() - i <= shard.count ? space.size() : i + shard.count;
+  }
 }
 
 }  // namespace
@@ -165,17 +219,18 @@ const SourceLocation kCommandLine{"<command line>", 0, 0};
 // sweep itself (every rank reads the same file) and writes only into DIR/points/<hash>/.
 int serve_mpi_sweep(const MpiSession& mpi, const SweepOptions& options, const std::filesystem::path& out) {
   std::optional<SweepSpec> spec;
-  std::optional<SweepPlan> plan;
+  std::optional<SweepSpace> plan;
   try {
     spec = parse_sweep_file(options.sweep_path);
-    plan = expand_sweep(*spec);
+    plan.emplace(*spec);
   } catch (const InputError&) {
     serve_sweep_points(mpi, nullptr);  // rank 0 fails alike, reports it and dismisses every rank
     return 2;
   }
-  serve_sweep_points(mpi, [&](size_t index, uint64_t seed) {
-    const SweepPoint& p = plan->points.at(index);
-    return run_point(*spec, *plan, seed, p, sweep_point_dir(out, p));
+  serve_sweep_points(mpi, [&](size_t index) {
+    if (index >= plan->size()) throw std::runtime_error(fmt::format("sweep --mpi: no point {}", index));
+    const SweepPoint p = plan->point(index);
+    return run_point(*spec, *plan, p, sweep_point_dir(out, p));
   });
   return 0;
 }
@@ -200,14 +255,14 @@ int sweep_command(const SweepOptions& options) {
   bool workers_waiting = mpi.has_value();
   try {
     const SweepSpec spec = parse_sweep_file(options.sweep_path);
-    const SweepPlan plan = expand_sweep(spec);
+    const SweepSpace plan(spec);
     const SweepShard shard = choose_shard(options.shard);
     if (options.list) {
       list_points(plan, shard);
       return 0;
     }
     SweepDirectory dir(out, plan,
-                       SweepIdentity{sweep_id(plan), spec.source, spec.base_path, plan.points.size(), plan.axis_keys,
+                       SweepIdentity{sweep_id(plan), spec.source, spec.base_path, plan.size(), plan.axis_keys,
                                      to_string(shard)});
     if (dir.repaired_lines() > 0)
       std::fprintf(stderr, "note: dropped %zu torn or repeated manifest lines; those points run again\n",
@@ -216,46 +271,42 @@ int sweep_command(const SweepOptions& options) {
       std::fprintf(stderr, "note: %zu finished points in %s are not in this sweep; results.csv leaves them out\n",
                    dir.foreign_entries(), out.c_str());
 
-    std::vector<const SweepPoint*> todo;
-    size_t in_shard = 0;
-    for (const SweepPoint& p : plan.points) {
-      if (!shard.holds(p.index)) continue;
-      ++in_shard;
-      if (!dir.finished(p.hash)) todo.push_back(&p);
-    }
-    const std::vector<uint64_t> seeds = validate_points(spec, todo);
+    const size_t in_shard = points_in_shard(plan.size(), shard);
+    size_t done_before = 0;
+    for (const size_t i : dir.finished_points()) done_before += shard.holds(i) ? 1 : 0;
+    const size_t todo = in_shard - done_before;
+    validate_points(spec, plan, TodoPoints(plan, shard, dir));
+    TodoPoints points(plan, shard, dir);
+    const NextPoint next = [&] { return points.next(); };
 
     const size_t jobs = mpi                ? static_cast<size_t>(mpi->size() - 1)
                         : options.jobs > 0 ? options.jobs
                                            : std::max(1u, std::thread::hardware_concurrency());
-    const size_t done_before = in_shard - todo.size();
     if (!options.quiet)
       std::fprintf(stderr, "sweep %s: %zu points%s, %zu done before, %zu to run on %zu %s -> %s\n",
-                   options.sweep_path.c_str(), plan.points.size(),
+                   options.sweep_path.c_str(), plan.size(),
                    shard.whole() ? "" : fmt::format(" (shard {}: {})", to_string(shard), in_shard).c_str(),
-                   done_before, todo.size(), mpi ? jobs : std::min(jobs, std::max<size_t>(todo.size(), 1)),
+                   done_before, todo, mpi ? jobs : std::min(jobs, std::max<size_t>(todo, 1)),
                    mpi ? "worker ranks" : "workers", out.c_str());
 
-    const SweepProgress::Style style = options.quiet || todo.empty() ? SweepProgress::Style::silent
+    const SweepProgress::Style style = options.quiet || todo == 0 ? SweepProgress::Style::silent
                                        : ::isatty(::fileno(stderr))   ? SweepProgress::Style::bar
                                                                       : SweepProgress::Style::lines;
-    SweepProgress progress(stderr, style, todo.size(), done_before);
+    SweepProgress progress(stderr, style, todo, done_before);
     SweepRunReport report;
     if (mpi) {
       workers_waiting = false;
       try {
-        report = coordinate_sweep_points(*mpi, todo, seeds, dir, progress);
+        report = coordinate_sweep_points(*mpi, todo, next, dir, progress);
       } catch (const std::exception& e) {  // workers hold points: only ending the job frees them
         std::fprintf(stderr, "error: %s\n", e.what());
         mpi->abort(1);
       }
     } else {
-      std::unordered_map<size_t, uint64_t> seed_of;
-      for (size_t i = 0; i < todo.size(); ++i) seed_of.emplace(todo[i]->index, seeds[i]);
       const PointRunner runner = [&](const SweepPoint& p, const std::filesystem::path& point_dir) {
-        return run_point(spec, plan, seed_of.at(p.index), p, point_dir);
+        return run_point(spec, plan, p, point_dir);
       };
-      report = run_sweep_points(todo, jobs, runner, dir, progress);
+      report = run_sweep_points(todo, next, jobs, runner, dir, progress);
     }
     dir.finalize();
     write_sweep_report(out);  // DIR/report.html from sweep.json and results.csv (tools/report_command.h)

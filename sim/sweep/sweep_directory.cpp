@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -19,11 +20,12 @@
 
 namespace parallax {
 
-std::string sweep_id(const SweepPlan& plan) {
+std::string sweep_id(const SweepSpace& plan) {
   uint64_t state = kFnv1a64Offset;
-  for (const SweepPoint& p : plan.points) {
-    state = fnv1a64(p.hash, state);
-    state = fnv1a64("\n", state);
+  char hex[17];  // the point's hash as text, without a heap allocation per point
+  for (size_t i = 0; i < plan.size(); ++i) {
+    fmt::format_to_n(hex, sizeof hex, "{:016x}\n", plan.hash_of(i));
+    state = fnv1a64(std::string_view(hex, sizeof hex), state);
   }
   return fmt::format("{:016x}", state);
 }
@@ -61,7 +63,34 @@ SweepIdentity read_sweep_json(const std::filesystem::path& path) {
   }
 }
 
-SweepDirectory::SweepDirectory(std::filesystem::path dir, const SweepPlan& plan, SweepIdentity identity)
+namespace {
+
+// Removes what killed writers left in every point folder under DIR/points. Folders of points no
+// longer in the plan are cleaned too: holding DIR's lock, no live writer is in any of them, and
+// listing the folders that exist costs nothing per point of the plan.
+void remove_point_temporaries(const std::filesystem::path& points) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(points, ec)) return;
+  for (const std::filesystem::directory_entry& e : std::filesystem::directory_iterator(points))
+    if (e.is_directory(ec) && !e.is_symlink(ec)) remove_stale_temporaries(e.path());
+}
+
+}  // namespace
+
+bool SweepDirectory::finished(const std::string& hash) const {
+  uint64_t h = 0;
+  return parse_point_hash(hash, h) && finished(h);
+}
+
+std::vector<size_t> SweepDirectory::finished_points() const {
+  const std::lock_guard<std::mutex> hold(mutex_);
+  std::vector<size_t> out;
+  out.reserve(entries_.size());
+  for (const ManifestEntry& e : entries_) out.push_back(e.point);
+  return out;
+}
+
+SweepDirectory::SweepDirectory(std::filesystem::path dir, const SweepSpace& plan, SweepIdentity identity)
     : dir_(std::move(dir)), axis_keys_(plan.axis_keys) {
   std::error_code ec;
   if (std::filesystem::exists(dir_, ec) && !std::filesystem::is_directory(dir_, ec))
@@ -82,12 +111,9 @@ SweepDirectory::SweepDirectory(std::filesystem::path dir, const SweepPlan& plan,
   }
 
   // Holding the lock, before any worker starts: what killed writers left (NAME.tmp.PID) goes, here
-  // and in this plan's point folders, so a resumed folder holds only complete files.
+  // and in the point folders, so a resumed folder holds only complete files.
   remove_stale_temporaries(dir_);
-  for (const SweepPoint& p : plan.points) {
-    index_of_.emplace(p.hash, p.index);
-    remove_stale_temporaries(point_dir(p));
-  }
+  remove_point_temporaries(dir_ / "points");
   // manifest.jsonl holds exactly this plan's points, with this plan's indices, so that merge can
   // trust it; lines of other plans (an edited sweep file) wait in manifest.other.jsonl, from where
   // a later run of that plan takes them back.
@@ -97,17 +123,30 @@ SweepDirectory::SweepDirectory(std::filesystem::path dir, const SweepPlan& plan,
   ManifestContents other = read_manifest(other_path);
   repaired_lines_ = manifest.dropped_lines + manifest.duplicate_lines;
   bool rewrite = repaired_lines_ > 0 || !other.entries.empty() || other.dropped_lines > 0;
+  // The plan index of each hash the manifests name, found by one pass over the plan's hashes
+  // (only when there is a manifest to place): the plan itself is never held.
+  std::unordered_map<uint64_t, size_t> index_of;
+  for (const std::vector<ManifestEntry>* list : {&manifest.entries, &other.entries})
+    for (const ManifestEntry& e : *list)
+      if (uint64_t h = 0; parse_point_hash(e.hash, h)) index_of.emplace(h, plan.size());
+  for (size_t i = 0, placed = 0; i < plan.size() && placed < index_of.size(); ++i)
+    if (const auto it = index_of.find(plan.hash_of(i)); it != index_of.end() && it->second == plan.size()) {
+      it->second = i;
+      ++placed;
+    }
   std::vector<ManifestEntry> foreign;
   std::unordered_set<std::string> foreign_hashes;
   for (std::vector<ManifestEntry>* list : {&manifest.entries, &other.entries})
     for (ManifestEntry& e : *list) {
-      const auto it = index_of_.find(e.hash);
-      if (it == index_of_.end()) {
+      uint64_t h = 0;
+      const bool ours = parse_point_hash(e.hash, h) && index_of.at(h) < plan.size();
+      if (!ours) {
         rewrite = rewrite || list == &manifest.entries;
         if (foreign_hashes.insert(e.hash).second) foreign.push_back(std::move(e));
-      } else if (done_.insert(e.hash).second) {
-        rewrite = rewrite || e.point != it->second;
-        e.point = it->second;  // the plan decides the index (axes may have been reordered)
+      } else if (done_.insert(h).second) {
+        const size_t index = index_of.at(h);
+        rewrite = rewrite || e.point != index;
+        e.point = index;  // the plan decides the index (axes may have been reordered)
         entries_.push_back(std::move(e));
       }
     }
@@ -145,7 +184,7 @@ size_t SweepDirectory::finished_count() const {
 void SweepDirectory::record(const ManifestEntry& entry) {
   const std::lock_guard<std::mutex> hold(mutex_);
   manifest_->append(manifest_line(entry));
-  done_.insert(entry.hash);
+  if (uint64_t h = 0; parse_point_hash(entry.hash, h)) done_.insert(h);
   entries_.push_back(entry);
   if (!results_) return;
   if (!live_table_) {

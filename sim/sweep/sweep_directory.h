@@ -6,7 +6,7 @@
 //   DIR/timing.json      each point's wall-clock figures, in point order, written by finalize()
 //   DIR/points/<hash>/   each point's own outputs, written by the runner
 // Opening takes an exclusive lock (flock on DIR/.lock) so two processes never append to one
-// folder, removes the temporaries (NAME.tmp.PID) a killed run left in DIR and in the plan's point
+// folder, removes the temporaries (NAME.tmp.PID) a killed run left in DIR and in its point
 // folders, repairs a torn manifest tail, and rebuilds results.csv from the manifest. manifest.jsonl
 // always holds exactly the current plan's points with the plan's indices: lines for other hashes
 // (the sweep file was edited) move to DIR/manifest.other.jsonl, and come back when a run's plan
@@ -30,8 +30,9 @@
 
 namespace parallax {
 
-// fnv1a64 over the point hashes in order: equal ids mean equal plans (merge checks it).
-std::string sweep_id(const SweepPlan& plan);
+// fnv1a64 over the point hashes in order: equal ids mean equal plans (merge checks it). Computed
+// point by point: O(points) time, O(1) memory.
+std::string sweep_id(const SweepSpace& plan);
 
 // DIR/points/<hash>: where a point's outputs go (every rank of an MPI sweep computes it alike).
 inline std::filesystem::path sweep_point_dir(const std::filesystem::path& dir, const SweepPoint& p) {
@@ -56,14 +57,18 @@ class SweepDirectory {
  public:
   // Throws InputError when another process holds DIR's lock, OutputError when DIR is not a folder
   // or on I/O failure.
-  SweepDirectory(std::filesystem::path dir, const SweepPlan& plan, SweepIdentity identity);
+  // What it keeps per point of the plan is nothing; per finished point, its hash and manifest entry.
+  SweepDirectory(std::filesystem::path dir, const SweepSpace& plan, SweepIdentity identity);
   ~SweepDirectory();
   SweepDirectory(const SweepDirectory&) = delete;
   SweepDirectory& operator=(const SweepDirectory&) = delete;
 
   const std::filesystem::path& dir() const { return dir_; }
   std::filesystem::path point_dir(const SweepPoint& p) const { return sweep_point_dir(dir_, p); }
-  bool finished(const std::string& hash) const { return done_.count(hash) != 0; }
+  bool finished(uint64_t hash) const { return done_.count(hash) != 0; }
+  bool finished(const std::string& hash) const;
+  // The finished points (their plan indices), for counting those of a shard.
+  std::vector<size_t> finished_points() const;
   size_t finished_count() const;
   size_t repaired_lines() const { return repaired_lines_; }  // torn or duplicate lines dropped on open
   size_t foreign_entries() const { return foreign_; }        // finished points not in this plan
@@ -77,8 +82,7 @@ class SweepDirectory {
  private:
   std::filesystem::path dir_;
   std::vector<std::string> axis_keys_;
-  std::unordered_map<std::string, size_t> index_of_;  // hash -> point index in the plan
-  std::unordered_set<std::string> done_;              // hashes in the manifest
+  std::unordered_set<uint64_t> done_;                 // hashes in the manifest
   std::vector<ManifestEntry> entries_;                // manifest.jsonl's lines: this plan's points
   size_t repaired_lines_ = 0;
   size_t foreign_ = 0;

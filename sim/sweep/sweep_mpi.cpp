@@ -3,7 +3,7 @@
 //   worker -> 0  kAsk     (no data)            ready for a first point
 //   worker -> 0  kDone    manifest line (char) the point it held is finished; ready for the next
 //   worker -> 0  kFailed  '2' or '1' + message the point it held failed (2: bad input); ready
-//   0 -> worker  kWork    uint64 {plan index, seed}
+//   0 -> worker  kWork    uint64 plan index
 //   0 -> worker  kStop    (no data)            nothing left: the worker returns
 // Rank 0 polls with MPI_Iprobe and a short sleep rather than a blocking receive, which in
 // OpenMPI spins a core that a worker on the same node could use.
@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -63,14 +64,14 @@ void MpiSession::abort(int code) const {
   std::exit(code);  // MPI_Abort does not return; this keeps [[noreturn]] honest
 }
 
-SweepRunReport coordinate_sweep_points(const MpiSession& mpi, const std::vector<const SweepPoint*>& todo,
-                                       const std::vector<uint64_t>& seeds, SweepDirectory& dir,
+SweepRunReport coordinate_sweep_points(const MpiSession& mpi, size_t todo, const NextPoint& next, SweepDirectory& dir,
                                        SweepProgress& progress) {
   const auto t0 = std::chrono::steady_clock::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   SweepRunReport report;
-  std::vector<size_t> held(static_cast<size_t>(mpi.size()), todo.size());  // todo position per rank
-  size_t next = 0, finished = 0;
+  std::vector<std::optional<SweepPoint>> held(static_cast<size_t>(mpi.size()));  // the point each rank runs
+  size_t finished = 0;
+  std::optional<SweepPoint> waiting = todo > 0 ? next() : std::nullopt;  // the next to hand out
   int working = mpi.size() - 1;  // ranks not yet dismissed
   while (working > 0) {
     int ready = 0;
@@ -83,9 +84,9 @@ SweepRunReport coordinate_sweep_points(const MpiSession& mpi, const std::vector<
     }
     const int rank = status.MPI_SOURCE;
     const std::string text = receive_text(status);
-    const size_t had = held[static_cast<size_t>(rank)];
+    std::optional<SweepPoint>& had = held[static_cast<size_t>(rank)];
     if (status.MPI_TAG == kDone || status.MPI_TAG == kFailed) {
-      if (had == todo.size())
+      if (!had)
         throw std::runtime_error("sweep --mpi: rank " + std::to_string(rank) + " reported a point it was not given");
       ++finished;
       if (status.MPI_TAG == kDone) {
@@ -94,16 +95,17 @@ SweepRunReport coordinate_sweep_points(const MpiSession& mpi, const std::vector<
       } else {
         const bool bad_input = !text.empty() && text[0] == '2';
         report.failures.push_back(
-            PointFailure{todo[had]->index, todo[had]->hash, text.empty() ? "" : text.substr(1), bad_input});
+            PointFailure{had->index, had->hash, text.empty() ? "" : text.substr(1), bad_input});
       }
     }
-    if (next < todo.size()) {
-      const uint64_t work[2] = {todo[next]->index, seeds[next]};
-      MPI_Send(work, 2, MPI_UINT64_T, rank, kWork, MPI_COMM_WORLD);
-      held[static_cast<size_t>(rank)] = next++;
+    had = std::move(waiting);
+    waiting.reset();
+    if (had) {
+      const uint64_t work = had->index;
+      MPI_Send(&work, 1, MPI_UINT64_T, rank, kWork, MPI_COMM_WORLD);
+      waiting = next();
     } else {
       send_stop(rank);
-      held[static_cast<size_t>(rank)] = todo.size();
       --working;
     }
   }
@@ -133,10 +135,10 @@ size_t serve_sweep_points(const MpiSession&, const RankPointRunner& run) {
       (void)receive_text(status);
       return ran;
     }
-    uint64_t work[2] = {0, 0};
-    MPI_Recv(work, 2, MPI_UINT64_T, 0, kWork, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    uint64_t work = 0;
+    MPI_Recv(&work, 1, MPI_UINT64_T, 0, kWork, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     try {
-      send_text(manifest_line(run(static_cast<size_t>(work[0]), work[1])), 0, kDone);
+      send_text(manifest_line(run(static_cast<size_t>(work))), 0, kDone);
       ++ran;
     } catch (const InputError& e) {
       send_text(std::string("2") + e.what(), 0, kFailed);

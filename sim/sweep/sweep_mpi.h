@@ -46,18 +46,16 @@ class MpiSession {
   int size_ = 1;
 };
 
-// Rank 0: hands `todo` out to ranks 1..size-1 and records what they send back; dismisses every
-// worker when done. `seeds[i]` is todo[i]'s seed (sent along; workers need not load the scenario
-// to learn it). Needs size() >= 2.
-SweepRunReport coordinate_sweep_points(const MpiSession& mpi, const std::vector<const SweepPoint*>& todo,
-                                       const std::vector<uint64_t>& seeds, SweepDirectory& dir,
+// Rank 0: hands the `todo` points `next` yields to ranks 1..size-1, one plan index at a time, and
+// records what they send back; dismisses every worker when done. Needs size() >= 2.
+SweepRunReport coordinate_sweep_points(const MpiSession& mpi, size_t todo, const NextPoint& next, SweepDirectory& dir,
                                        SweepProgress& progress);
 
 // Rank 0, when it fails before handing out anything: tells every worker to stop.
 void dismiss_sweep_workers(const MpiSession& mpi);
 
-// Runs the point with this plan index and seed into its folder; returns its manifest entry.
-using RankPointRunner = std::function<ManifestEntry(size_t point_index, uint64_t seed)>;
+// Runs the point with this plan index into its folder; returns its manifest entry.
+using RankPointRunner = std::function<ManifestEntry(size_t point_index)>;
 
 // Ranks 1..size-1: asks rank 0 for points and runs them until dismissed. Returns the number run.
 size_t serve_sweep_points(const MpiSession& mpi, const RankPointRunner& run);

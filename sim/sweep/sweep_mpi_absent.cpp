@@ -19,8 +19,7 @@ MpiSession::~MpiSession() = default;
 
 void MpiSession::abort(int code) const { std::exit(code); }
 
-SweepRunReport coordinate_sweep_points(const MpiSession&, const std::vector<const SweepPoint*>&,
-                                       const std::vector<uint64_t>&, SweepDirectory&, SweepProgress&) {
+SweepRunReport coordinate_sweep_points(const MpiSession&, size_t, const NextPoint&, SweepDirectory&, SweepProgress&) {
   return {};  // unreachable: no MpiSession can exist
 }
 

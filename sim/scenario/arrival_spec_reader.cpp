@@ -57,6 +57,13 @@ void check_arrival_draws(const ConfigNode& node, const std::string& path, const 
             fmt::format("'{}' would draw about {:.3g} times over duration_s {:g} ({:.3g} per second{}); at most {:g} "
                         "draws per arrival process are allowed (memory and run time grow with them)",
                         path, draws, duration_s, per_s, mmpp ? ", arrivals and state switches" : "", kMaxExpectedDraws));
+  // Under one expected request the run measures nothing, yet would report every request (none)
+  // within its SLO: 100 % attainment from an empty run.
+  if (const double expected = expected_arrivals(a, duration_s); expected < 1)
+    fail_at(node, path,
+            fmt::format("'{}' expects about {:.3g} requests over duration_s {:g}: at least one is needed to measure "
+                        "anything (raise duration_s or the rate)",
+                        path, expected, duration_s));
 }
 
 double expected_arrivals(const ArrivalProcessSpec& a, double duration_s) {

@@ -18,7 +18,8 @@ ArrivalProcessSpec read_arrival_process_spec(const ConfigNode& node, const std::
                                              const WorkloadContext& context);
 
 // Rejects, at `node`, a process expected to draw more than kMaxExpectedDraws times over
-// `duration_s` (input_limits.h): arrivals, and for mmpp also its state switches.
+// `duration_s` (input_limits.h): arrivals, and for mmpp also its state switches; and one expected
+// to bring fewer than one request (an empty run would read as 100 % within the SLO).
 void check_arrival_draws(const ConfigNode& node, const std::string& path, const ArrivalProcessSpec& spec,
                          double duration_s);
 

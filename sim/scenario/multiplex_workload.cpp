@@ -90,12 +90,15 @@ void read_multiplex_workload(const ConfigNode& workload, const std::string& path
     fail_at(services, services_path, fmt::format("'{}' must be a non-empty list of services", services_path));
   for (size_t i = 0; i < services.items.size(); ++i) {
     w.services.push_back(read_service(services.items[i], join_path(services_path, i), context));
-    const MapFields service(services.items[i], join_path(services_path, i), kServiceKeys);
-    check_arrival_draws(service.required("arrivals"), service.path_of("arrivals"), w.services[i].arrivals, w.duration_s);
     for (size_t j = 0; j < i; ++j)
       if (w.services[j].name == w.services[i].name)
         fail_at(services.items[i], join_path(services_path, i),
                 fmt::format("service name '{}' is used twice", w.services[i].name));
+  }
+  // Each value's own range first (above, for every service), then what the values give together.
+  for (size_t i = 0; i < services.items.size(); ++i) {
+    const MapFields service(services.items[i], join_path(services_path, i), kServiceKeys);
+    check_arrival_draws(service.required("arrivals"), service.path_of("arrivals"), w.services[i].arrivals, w.duration_s);
   }
   const ConfigNode& policies = f.required("policies");
   w.policies = read_string_list(policies, f.path_of("policies"));

@@ -69,7 +69,18 @@ void read_serverless_workload(const ConfigNode& workload, const std::string& pat
                   fmt::format("policy '{}' runs on one node; with nodes: {} use the swap policies", s.policies[i], s.nodes));
   }
   if (const ConfigNode* c = f.optional("closed_form")) s.closed_form = read_bool(*c, f.path_of("closed_form"));
-  if (const ConfigNode* r = f.optional("reserve_GiB")) s.reserve_GiB = read_positive(*r, f.path_of("reserve_GiB"));
+  if (const ConfigNode* r = f.optional("reserve_GiB")) {
+    s.reserve_GiB = read_positive(*r, f.path_of("reserve_GiB"));
+    // A pool larger than the GPU it sits on cannot be held: every placement would fail and every
+    // request be dropped, a run that looks valid but measures nothing.
+    int64_t smallest = 0;
+    for (const auto& gpu : scenario.hardware.gpus)
+      if (smallest == 0 || gpu.memory_bytes < smallest) smallest = gpu.memory_bytes;
+    if (smallest > 0 && s.reserve_GiB * 1073741824.0 > static_cast<double>(smallest))
+      fail_at(*r, f.path_of("reserve_GiB"),
+              fmt::format("'{}' is {:g} GiB, more than a GPU of this machine holds ({:g} GiB)", f.path_of("reserve_GiB"),
+                          s.reserve_GiB, static_cast<double>(smallest) / 1073741824.0));
+  }
   if (catalog_gpu_kind(scenario.hardware.gpus.empty() ? "" : scenario.hardware.gpus[0].model) < 0)
     fail_at(workload, path, fmt::format("the model catalog has no compute times for GPU '{}'",
                                         scenario.hardware.gpus.empty() ? "" : scenario.hardware.gpus[0].model));

@@ -54,6 +54,29 @@ struct HostSpec {
   int64_t memory_bytes = 0;
 };
 
+// Scale-out: `nodes` copies of the box (gpus/hosts/switches/links above describe ONE box) joined
+// through NICs and a leaf/spine network (REFERENCE.md §1.6). nodes == 1 means no fabric: the box
+// alone, as before. Rail-optimized: NIC i of every node attaches to leaf (rail) i, so same-rank
+// traffic across nodes crosses one leaf; leaf_spine: nodes_per_leaf nodes share a leaf, every NIC
+// of those nodes on it. Leaves reach each other through the spine layer, whose capacity per leaf is
+// the leaf's downlink capacity divided by `oversubscription` (1 = non-blocking).
+struct NicSpec {
+  std::string attach;          // box node the NIC hangs off (its PCIe switch: the GPUDirect RDMA path)
+  double bandwidth_Bps = 0;    // per direction
+  double latency_s = 0;        // NIC + cable, added once per NIC crossed
+};
+
+struct FabricSpec {
+  enum class Shape : uint8_t { rail_optimized, leaf_spine };
+  int nodes = 1;
+  Shape shape = Shape::rail_optimized;
+  std::vector<NicSpec> nics;        // per box; empty when nodes == 1
+  int nodes_per_leaf = 0;           // leaf_spine only; 0 = all nodes on one leaf
+  double oversubscription = 1.0;    // leaf downlink : uplink capacity
+  double switch_latency_s = 0;      // per network switch crossed
+  std::vector<std::string> sources; // where the figures come from
+};
+
 struct HardwareSpec {
   std::string name;                 // preset name, e.g. "dgx-h100"
   std::string description;
@@ -62,6 +85,7 @@ struct HardwareSpec {
   std::vector<HostSpec> hosts;      // index = host id; node name "host<i>"
   std::vector<NodeSpec> switches;   // every node that is neither a GPU nor a host
   std::vector<LinkSpec> links;
+  FabricSpec fabric;                // scale-out across boxes; nodes == 1: a single box
 };
 
 // Node names of GPUs and hosts, in one place.

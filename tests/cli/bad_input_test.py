@@ -17,6 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from bounded_run import bounded_run  # noqa: E402
+
 HEADER = "name: bad\nhardware: dgx-h100\nworkload:\n  kind: transfers\n"
 
 
@@ -36,27 +39,11 @@ class Cases:
 
     def run(self, args, timeout=120):
         """Runs `parallax run ARGS --quiet`; self.last_rss_mb is that process's own peak RSS."""
-        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-            env = dict(os.environ)
-            if "ASAN_OPTIONS" in env:
-                # ASan keeps freed blocks in a 256 MiB quarantine by default, which a long parse fills
-                # with freed line buffers; 16 MiB keeps the peak RSS about the program's own memory.
-                env["ASAN_OPTIONS"] += ":quarantine_size_mb=16"
-            p = subprocess.Popen([self.parallax, "run", *args, "--quiet"], stdout=out, stderr=err, env=env)
-            deadline = time.monotonic() + timeout
-            while True:
-                pid, status, usage = os.wait4(p.pid, os.WNOHANG)
-                if pid:
-                    break
-                if time.monotonic() > deadline:
-                    p.kill()
-                    os.wait4(p.pid, 0)
-                    raise subprocess.TimeoutExpired(p.args, timeout)
-                time.sleep(0.01)
-            self.last_rss_mb = usage.ru_maxrss / 1024
-            out.seek(0)
-            err.seek(0)
-            return subprocess.CompletedProcess(p.args, os.waitstatus_to_exitcode(status), out.read(), err.read())
+        r = bounded_run([self.parallax, "run", *args, "--quiet"], timeout)
+        if r.returncode is None:
+            raise subprocess.TimeoutExpired(["parallax", "run", *args], timeout)
+        self.last_rss_mb = r.peak_rss_mib
+        return subprocess.CompletedProcess(args, r.returncode, r.stdout, r.stderr)
 
     def expect(self, label, args, rc, pattern=None):
         try:

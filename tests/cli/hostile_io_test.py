@@ -13,8 +13,10 @@ import stat
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from bounded_run import bounded_run  # noqa: E402
 
 TRANSFERS = "name: t\nhardware: dgx-h100\nworkload:\n  kind: transfers\n"
 
@@ -30,25 +32,9 @@ class Cases:
 
     def run(self, args, timeout=30, stdout=None):
         """Runs parallax ARGS; returns (exit code, stderr + stdout text, peak RSS in MiB, wall s)."""
-        with tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as out:
-            t0 = time.monotonic()
-            p = subprocess.Popen([self.parallax, *map(str, args)], stdout=stdout or out, stderr=err,
-                                 stdin=subprocess.DEVNULL)
-            deadline = t0 + timeout
-            while True:
-                pid, status, usage = os.wait4(p.pid, os.WNOHANG)
-                if pid:
-                    break
-                if time.monotonic() > deadline:
-                    p.kill()
-                    os.wait4(p.pid, 0)
-                    return None, f"timed out after {timeout} s", 0, timeout
-                time.sleep(0.01)
-            wall = time.monotonic() - t0
-            err.seek(0)
-            out.seek(0)
-            text = err.read().decode(errors="replace") + out.read().decode(errors="replace")
-            return os.waitstatus_to_exitcode(status), text, usage.ru_maxrss / 1024, wall
+        r = bounded_run([self.parallax, *args], timeout, stdout)
+        text = r.stderr.decode(errors="replace") + r.stdout.decode(errors="replace")
+        return r.returncode, text, r.peak_rss_mib, r.wall_s
 
     def expect(self, name, args, code, needle, timeout=30, max_rss_mb=None, stdout=None):
         rc, text, rss, wall = self.run(args, timeout, stdout)

@@ -31,6 +31,7 @@ constexpr std::array<std::string_view, 9> kFamilyNames{
 enum class Kind {
   text,       // any non-empty text
   positive,   // integer >= 1
+  dimension,  // a GEMM dimension: integer in [1, 2^31 - 1], cuBLAS's int (tile counts stay in int64)
   count,      // integer >= 0
   amount,     // finite number >= 0
   sms,        // integer >= 1 or "all"
@@ -49,7 +50,7 @@ std::vector<KeySpec> key_specs(MeasurementFamily f) {
   using K = Kind;
   switch (f) {
     case MeasurementFamily::gemm:
-      return {{"dtype", K::dtype}, {"m", K::positive}, {"n", K::positive}, {"k", K::positive}};
+      return {{"dtype", K::dtype}, {"m", K::dimension}, {"n", K::dimension}, {"k", K::dimension}};
     case MeasurementFamily::copy:
       return {{"kind", K::copy_kind}, {"host_memory", K::host_mem}, {"bytes", K::positive}};
     case MeasurementFamily::launch:
@@ -63,10 +64,10 @@ std::vector<KeySpec> key_specs(MeasurementFamily f) {
       return {{"model", K::text}, {"model_bytes", K::amount}, {"layers", K::positive},
               {"group_bytes", K::amount}, {"path", K::text}};
     case MeasurementFamily::interdecom:
-      return {{"dtype", K::dtype}, {"m", K::positive}, {"n", K::positive}, {"k", K::positive},
+      return {{"dtype", K::dtype}, {"m", K::dimension}, {"n", K::dimension}, {"k", K::dimension},
               {"d", K::positive}, {"copy_sms", K::count}, {"copy_bytes", K::amount}};
     case MeasurementFamily::intrafusion:
-      return {{"dtype", K::dtype}, {"m", K::positive}, {"n", K::positive}, {"k", K::positive},
+      return {{"dtype", K::dtype}, {"m", K::dimension}, {"n", K::dimension}, {"k", K::dimension},
               {"stolen_sms", K::count}, {"copy_bytes", K::amount}};
     case MeasurementFamily::colocate:
     case MeasurementFamily::serverless:
@@ -105,6 +106,10 @@ std::string check_kind(Kind kind, std::string_view value) {
     case Kind::positive: {
       const auto v = parse_integer(value);
       return v && *v >= 1 ? "" : "an integer >= 1";
+    }
+    case Kind::dimension: {
+      const auto v = parse_integer(value);
+      return v && *v >= 1 && *v <= 2147483647 ? "" : "an integer from 1 to 2147483647 (a GEMM dimension, cuBLAS's int)";
     }
     case Kind::count: {
       const auto v = parse_integer(value);

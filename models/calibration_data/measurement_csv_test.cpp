@@ -92,7 +92,11 @@ TEST(MeasurementCsv, RefusesBadRowsWithFileAndLine) {
   EXPECT_EQ(csv_error_of(with_header("gemm,x,dtype=bf16;m=1;n=1;k=1,fast,s,1,0" + kProv)),
             "m.csv:2: value must be a finite number, got 'fast'");
   EXPECT_EQ(csv_error_of(with_header("gemm,x,dtype=bf16;m=1;n=1;k=1.5,1e-3,s,1,0" + kProv)),
-            "m.csv:2: config k=1.5: expected an integer >= 1");
+            "m.csv:2: config k=1.5: expected an integer from 1 to 2147483647 (a GEMM dimension, cuBLAS's int)");
+  // A shape beyond cuBLAS's int would overflow the tile counts of the fit (m = 2^63 - 1 once did).
+  EXPECT_EQ(csv_error_of(with_header("gemm,x,dtype=bf16;m=9223372036854775807;n=1;k=1,1e-3,s,1,0" + kProv)),
+            "m.csv:2: config m=9223372036854775807: expected an integer from 1 to 2147483647 (a GEMM "
+            "dimension, cuBLAS's int)");
   EXPECT_EQ(csv_error_of(with_header("gemm,x,dtype=tf32;m=1;n=1;k=1,1e-3,s,1,0" + kProv)),
             "m.csv:2: config dtype=tf32: expected bf16 or fp16");
   EXPECT_EQ(csv_error_of(with_header("gemm,x,dtype=bf16;m=1;n=1;k=1;tile=2,1e-3,s,1,0" + kProv)),

@@ -26,7 +26,7 @@ double wave_factor(const KernelShape& k, int sms) {
 double kernel_compute_s(const KernelShape& k, const DeviceRates& d, int sms) {
   if (k.flops <= 0) return 0;
   const int used = std::min(sms, k.sm_need());
-  return k.flops / (d.eta_compute * d.peak_flops * used / d.sms) * wave_factor(k, sms);
+  return k.flops / (d.eta_compute * k.compute_efficiency * d.peak_flops * used / d.sms) * wave_factor(k, sms);
 }
 
 double kernel_bandwidth_Bps(const DeviceRates& d, int sms, double bandwidth_share) {

@@ -3,7 +3,7 @@
 // roofline (REFERENCE.md §3.1, §6.8). Pure functions, no engine.
 //
 //   waves(s)   = ceil(G / (b·s))                           G blocks, b resident blocks per SM
-//   T_comp(s)  = F / (η_c · P · s/S) · q(s),  q(s) = waves(s)·b·s / G   (q >= 1: idle slots of the
+//   T_comp(s)  = F / (η_c · e · P · s/S) · q(s),  q(s) = waves(s)·b·s / G   (q >= 1: idle slots of the
 //                                                                         last wave)
 //   BW(s, β)   = min(β · B_peak, s · bw_per_SM)            few SMs cannot saturate HBM
 //   T(s, β)    = max(T_comp(s), D / BW(s, β)) + t_launch
@@ -22,6 +22,8 @@ struct KernelShape {
   double dram_bytes = 0;   // DRAM traffic
   int64_t grid_blocks = 1; // G
   int blocks_per_sm = 1;   // b: resident blocks per SM (occupancy)
+  double compute_efficiency = 1;  // e: the kernel's own fraction of η_c·P (a GEMM tile's efficiency
+                                  // and padding, models/op_kernels.h); 1 for the others
   // SMs the grid can fill at once: ceil(G / b) (Orion's SM_needed).
   int sm_need() const;
 };

@@ -26,6 +26,7 @@
 #include "tools/bench_scale.h"
 #include "tools/bench_serverless.h"
 #include "tools/predict_command.h"
+#include "tools/predict_model.h"
 #include "tools/predict_swap.h"
 #include "tools/reference_command.h"
 #include "tools/report_command.h"
@@ -123,6 +124,10 @@ int main(int argc, char** argv) {
   predict_swap->add_option("--gpu", ps.gpu, "destination GPU")->check(CLI::Range(0, 65535))->capture_default_str();
   predict_swap->add_option("--loading", ps.loading, "pipelined | whole")->capture_default_str();
 
+  parallax::PredictModelOptions pm;
+  parallax::PredictGemmOptions pg;
+  const auto [predict_model, predict_gemm] = parallax::add_predict_model_subcommands(*predict_cmd, pm, pg);
+
   parallax::SweepOptions sweep;
   CLI::App* sweep_cmd = parallax::add_sweep_subcommand(app, sweep);
   parallax::MergeOptions merge;
@@ -170,6 +175,8 @@ int main(int argc, char** argv) {
   if (predict_coll->parsed()) return guarded([&] { return parallax::predict_collective_command(pc); });
   if (predict_ovl->parsed()) return guarded([&] { return parallax::predict_overlap_command(po); });
   if (predict_swap->parsed()) return guarded([&] { return parallax::predict_swap_command(ps); });
+  if (predict_model->parsed()) return guarded([&] { return parallax::predict_model_command(pm); });
+  if (predict_gemm->parsed()) return guarded([&] { return parallax::predict_gemm_command(pg); });
   if (bench_engine->parsed()) return guarded([&] { return parallax::bench_engine(hold_events); });
   if (scale_bench.parsed()) return guarded([&] { return scale_bench.run(); });
   if (serverless_bench.parsed()) return guarded([&] { return serverless_bench.run(); });

@@ -126,21 +126,21 @@ const ErrorSummary& nccl_band(const NcclValidation& v, int64_t ranks, const std:
 
 TEST(NcclValidation, A100Dgx) {
   const auto rows = read_vidur_all_reduce_csv(data("network/a100_dgx/all_reduce_rank0.csv"));
-  const NcclValidation cal = validate_nccl_calibrated(rows);
+  const NcclValidation cal = validate_nccl_calibrated(rows, VidurNodes::one);
   EXPECT_LT(cal.all.median, 0.03);
   EXPECT_LT(cal.all.p95, 0.41);
   for (int64_t p : {2, 4, 8}) EXPECT_LT(nccl_band(cal, p, ">8MiB").median, 0.025) << p;
-  const NcclValidation preset = validate_nccl_preset(rows, {GpuGeneration::ampere, LinkType::nvlink, kA100NvlinkPerGpu_Bps});
+  const NcclValidation preset = validate_nccl_preset(rows, dgx_a100_nccl_box(), VidurNodes::one);
   EXPECT_LT(preset.all.median, 0.43);
 }
 
 TEST(NcclValidation, H100Dgx) {
   const auto rows = read_vidur_all_reduce_csv(data("network/h100_dgx/all_reduce_rank0.csv"));
-  const NcclValidation cal = validate_nccl_calibrated(rows);
+  const NcclValidation cal = validate_nccl_calibrated(rows, VidurNodes::one);
   EXPECT_LT(cal.all.median, 0.062);
   EXPECT_LT(cal.all.p95, 0.33);
   for (int64_t p : {2, 4, 8}) EXPECT_LT(nccl_band(cal, p, ">8MiB").median, 0.067) << p;
-  const NcclValidation preset = validate_nccl_preset(rows, {GpuGeneration::hopper, LinkType::nvlink, kH100NvlinkPerGpu_Bps});
+  const NcclValidation preset = validate_nccl_preset(rows, dgx_h100_nccl_box(), VidurNodes::one);
   EXPECT_LT(preset.all.median, 0.125);
   EXPECT_LT(nccl_band(preset, 8, ">8MiB").median, 0.09);
   EXPECT_LT(nccl_band(preset, 4, ">8MiB").median, 0.05);

@@ -22,6 +22,12 @@ constexpr double kTreeLl128MultiNodeShare = 120.0 / 128.0;
 // ⌊log2 n⌋ (tuning.cc's log2i).
 double floor_log2(int n) { return std::floor(std::log2(static_cast<double>(n))); }
 
+// The share of a NIC's rate left through an oversubscribed spine (nccl_scaleout.h).
+double spine_share(const NcclNet& net, bool all_to_all) {
+  if (net.nodes_per_leaf <= 0 || net.nodes <= net.nodes_per_leaf || net.oversubscription <= 1.0) return 1.0;
+  return all_to_all ? 1.0 / net.oversubscription : std::min(1.0, net.nodes_per_leaf / net.oversubscription);
+}
+
 struct Group {
   int nodes = 1;
   int64_t per_node = 1;     // ppn
@@ -46,7 +52,7 @@ Group scaleout_group(int64_t ranks, const NcclBox& box) {
   const double channel_Bps = nccl_nvlink_channel_GBps(box.generation) * 1e9;
   const int per_nic = std::max(1, static_cast<int>(std::floor(net.nic_Bps / channel_Bps + 1e-9)));
   g.channels = std::min(kNcclMaxChannels, g.nics * per_nic);
-  const double inter_Bps = g.nics * net.nic_Bps;
+  const double inter_Bps = g.nics * net.nic_Bps * spine_share(net, false);
   g.busbw_Bps = g.per_node > 1 ? std::min(nccl_link_Bps(box), inter_Bps) : inter_Bps;
   g.nic_share_Bps = inter_Bps / static_cast<double>(g.per_node);
   return g;
@@ -99,7 +105,8 @@ void add_p2p(std::vector<NcclCandidate>& out, CollectiveOp op, int64_t ranks, co
   // Seconds per byte of S on the slower path, as nccl-tests' busbw (F·S / t).
   double busbw = g.nic_share_Bps;
   if (op == CollectiveOp::all_to_all) {
-    const double remote = (p_ranks - static_cast<double>(g.per_node)) / p_ranks / g.nic_share_Bps;
+    const double spine = spine_share(box.net, true) / spine_share(box.net, false);
+    const double remote = (p_ranks - static_cast<double>(g.per_node)) / p_ranks / (g.nic_share_Bps * spine);
     const double local = static_cast<double>(g.per_node - 1) / p_ranks / nccl_link_Bps(box);
     busbw = bus_bandwidth_factor(op, ranks) / std::max(remote, local);
   }

@@ -18,6 +18,9 @@
 //   ring LL   = min(½·busbw, llMaxBw[N]); LL128 min(0.92·busbw, channels · 36.7 / 20 GB/s);
 //   p2p       = all-to-all: each rank sends (P − ppn)/P of S through its share u·nic_Bps/ppn of
 //               the NICs and (ppn − 1)/P over NVLink, the slower decides; send/recv one NET hop.
+// Oversubscribed spine (nodes > nodes_per_leaf > 0): a ring or tree leaves a leaf from one node
+// only, so nic_Bps × min(1, nodes_per_leaf / oversubscription); all-to-all sends most of its
+// traffic over the spine, so nic_Bps / oversubscription.
 // NVLS (box.nvls, Hopper): 16 channels, per channel bwIntra·0.85·15/16, ×2 for all-reduce (the
 // switch reduces), ×(ppn−1)/ppn for all-gather / reduce-scatter; latency 25 µs. One node: nvls
 // for all-reduce, all-gather, reduce-scatter. Several nodes (no CollNet): nvls_tree for

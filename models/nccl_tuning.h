@@ -64,8 +64,12 @@ struct NcclNet {
   int nodes = 1;
   int gpus_per_node = 0;       // GPUs in one box (they share its NICs)
   int nics_per_node = 0;
-  double nic_Bps = 0.0;        // per NIC, per direction, as the fabric delivers it (after oversubscription)
-  double hop_latency_s = 0.0;  // tuning.cc's graph latencyInter: NICs, cables, switches of one inter-node hop
+  double nic_Bps = 0.0;        // per NIC, per direction (line rate)
+  double hop_latency_s = 0.0;  // tuning.cc's graph latencyInter: what one inter-node hop adds to NCCL's NET hwLat
+  // Leaves of nodes_per_leaf nodes whose uplinks carry 1/oversubscription of their downlinks
+  // (0: every node on one leaf, or rails that keep same-rank traffic on one switch).
+  int nodes_per_leaf = 0;
+  double oversubscription = 1.0;
 };
 
 // A box whose GPUs each have `link_Bps` of line rate per direction over `link`; NCCL plans with

@@ -101,7 +101,7 @@ TEST(NcclTuning, GenerationFromTheGpuName) {
 
 NcclBox two_dgx(GpuGeneration g, double nvlink_Bps, double nic_Bps) {
   NcclBox box = nvlink_box(g, nvlink_Bps);
-  box.net = {2, 8, 8, nic_Bps, 0.0};
+  box.net = {2, 8, 8, nic_Bps, 0.0, 0, 1.0};
   return box;
 }
 

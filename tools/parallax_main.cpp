@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
   predict_coll->add_option("--op", pc.op, "all_reduce | all_gather | reduce_scatter | all_to_all | broadcast | reduce | send_recv")->required();
   predict_coll->add_option("--gpus", pc.gpus, "GPUs 0..P-1")->required()->check(CLI::Range(int64_t{2}, int64_t{65536}));
   predict_coll->add_option("--bytes", pc.bytes, "nccl-tests' S, e.g. 64MiB")->required();
-  predict_coll->add_option("--algo", pc.algo, "ring | double_ring | tree | p2p | auto")->capture_default_str();
+  predict_coll->add_option("--algo", pc.algo, "ring | double_ring | tree | p2p | nvls | nvls_tree | auto")->capture_default_str();
   predict_coll->add_option("--protocol", pc.protocol, "LL | LL128 | Simple | auto")->capture_default_str();
   predict_coll->add_option("--calibration", pc.calibration, "use the protocols fitted in this calibration file (parallax fit --nccl-tests)");
   parallax::PredictOverlapOptions po;

@@ -10,6 +10,7 @@
 
 #include "models/calibration_data/data_error.h"
 #include "models/calibration_data/nccl_tests_fit.h"
+#include "models/validation/nccl_validation.h"
 
 namespace parallax::models {
 namespace {
@@ -145,6 +146,37 @@ TEST(NcclTestsFit, EveryOtherSizePredictsTheRest) {
                 all.held_out.median, all.held_out.max);
     EXPECT_LT(e.median, 0.05) << c.file;
     EXPECT_LT(e.max, 0.15) << c.file;
+  }
+}
+
+// The two-node Hopper logs against the uncalibrated preset (2 × DGX H100 box: 18 NVLink4 links,
+// 8 × NDR 400 Gb/s NICs, REFERENCE.md §1.6): nothing here was fitted on them. Quoted in
+// docs/models.md; the bounds are those numbers plus a little.
+TEST(NcclTestsPreset, TwoNodeHopperLogsUncalibrated) {
+  struct Case {
+    const char* file;
+    CollectiveOp op;
+    bool nvls;
+    double median, max;
+  };
+  for (const Case& c : {Case{"h200x16-all_gather_perf.log", CollectiveOp::all_gather, false, 0.20, 0.31},
+                        Case{"p5x16-all_reduce_perf-srun.log", CollectiveOp::all_reduce, false, 0.56, 0.80},
+                        Case{"p5x16-all_reduce_perf-srun.log", CollectiveOp::all_reduce, true, 0.64, 0.80}}) {
+    const NcclTestsLog log = read_nccl_tests_log(data(c.file));
+    NcclBox box = dgx_h100_nccl_box();
+    box.net.nodes = 2;
+    box.nvls = c.nvls;
+    const std::vector<NcclCandidate> candidates = nccl_candidates(c.op, 16, box);
+    std::vector<double> errors;
+    for (const NcclTestsRow& r : log.rows) {
+      if (r.bytes < 128 || r.out_of_place.wrong) continue;
+      errors.push_back(relative_error(choose_nccl(c.op, 16, r.bytes, candidates).cost.time_s, r.out_of_place.time_s));
+    }
+    const ErrorSummary e = summarize_errors(errors);
+    std::printf("%s preset (nvls %s): n %lld median %.4f P95 %.4f max %.4f\n", c.file, c.nvls ? "on" : "off",
+                static_cast<long long>(e.count), e.median, e.p95, e.max);
+    EXPECT_LT(e.median, c.median) << c.file;
+    EXPECT_LT(e.max, c.max) << c.file;
   }
 }
 

@@ -66,7 +66,7 @@ std::vector<models::Measurement> read_dir(const std::string& dir) {
   return models::read_measurements_csv((std::filesystem::path(dir) / "measurements.csv").string());
 }
 
-// One log: fit its (op, ranks) group into `c` (replacing an earlier fit of that group), print it.
+// One log: fit its (op, ranks, nodes) group into `c` (replacing an earlier fit of that group), print it.
 void fit_one_log(const FitOptions& o, const HardwareSpec& hw, const std::string& path, models::Calibration& c) {
   const models::NcclTestsLog log = models::read_nccl_tests_log(path);
   const std::string op_name = o.op.empty() ? log.collective : o.op;
@@ -75,22 +75,27 @@ void fit_one_log(const FitOptions& o, const HardwareSpec& hw, const std::string&
   if (!op) bad_argument("--op", fmt::format("unknown collective '{}'; ops: {}", op_name, models::collective_op_names()));
   const int64_t ranks = o.gpus > 0 ? o.gpus : log.ranks;
   if (ranks < 2) bad_argument("--gpus", fmt::format("{} has no rank lines; pass --gpus P (the ranks of the run)", path));
+  const int64_t nodes = o.nodes > 0 ? o.nodes : std::max(log.nodes, 1);
+  if (nodes > ranks || ranks % nodes != 0)
+    bad_argument("--nodes", fmt::format("{}: {} ranks do not spread evenly over {} nodes", path, ranks, nodes));
   // Recorded for reference: the bottleneck hop of a ring over the preset's first GPUs.
   std::vector<int> order;
   for (int i = 0; i < std::min<int64_t>(ranks, static_cast<int64_t>(hw.gpus.size())); ++i) order.push_back(i);
   if (order.size() < 2) bad_argument("--hardware", fmt::format("'{}' has a single GPU: no link to refer to", hw.name));
   const double link_Bps = ring_hops(hw, order).bottleneck_Bps();
-  const models::NcclTestsFit fit = models::fit_nccl_tests(log, *op, static_cast<int>(ranks), link_Bps);
+  models::NcclTestsFit fit = models::fit_nccl_tests(log, *op, static_cast<int>(ranks), link_Bps);
+  fit.calibration.nodes = static_cast<int>(nodes);
   if (c.gpu.empty()) {
     c.gpu = log.devices.empty() ? hw.gpus.front().model : log.devices.front();
     c.provenance.gpu_name = log.devices.empty() ? "" : log.devices.front();
   }
   std::erase_if(c.collectives, [&](const models::CollectiveCalibration& k) {
-    return k.op == fit.calibration.op && k.ranks == fit.calibration.ranks;
+    return k.op == fit.calibration.op && k.ranks == fit.calibration.ranks && k.nodes == fit.calibration.nodes;
   });
   c.collectives.push_back(fit.calibration);
   const models::CollectiveCalibration& k = fit.calibration;
-  std::printf("%s, %lld ranks, %d rows of %s\n", k.op.c_str(), static_cast<long long>(ranks), k.rows, path.c_str());
+  std::printf("%s, %lld ranks on %d node%s, %d rows of %s\n", k.op.c_str(), static_cast<long long>(ranks), k.nodes,
+              k.nodes == 1 ? "" : "s", k.rows, path.c_str());
   for (const models::ProtocolCalibration& p : k.protocols)
     std::printf("  %s %-6s latency %.3g s, busbw %.4g GB/s\n", p.algorithm.c_str(), p.protocol.c_str(), p.latency_s,
                 p.busbw_Bps / 1e9);
@@ -133,6 +138,8 @@ CLI::App* add_fit_subcommand(CLI::App& app, FitOptions& o) {
   cmd->add_option("--op", o.op, "nccl-tests: all_reduce | all_gather | reduce_scatter | all_to_all | broadcast | reduce | send_recv (default: from each log)");
   cmd->add_option("--gpus", o.gpus, "nccl-tests: ranks of the run (default: the log's rank lines)")
       ->check(CLI::Range(int64_t{2}, int64_t{65536}));
+  cmd->add_option("--nodes", o.nodes, "nccl-tests: nodes of the run (default: the hosts of the log's rank lines, else 1)")
+      ->check(CLI::Range(int64_t{1}, int64_t{65536}));
   cmd->add_option("--out", o.out, "calibration file (default: results/calibration/<gpu>.yaml)");
   return cmd;
 }

@@ -105,12 +105,17 @@ int predict_calibrated_collective(const PredictCollectiveOptions& o, const Hardw
                                   int64_t bytes, const models::Protocol* protocol) {
   const std::string path = calibration_path(o.calibration, "");
   const models::Calibration cal = read_calibration(path);
-  const models::CollectiveCalibration* fit = cal.find_collective(std::string(models::to_string(op)), static_cast<int>(o.gpus));
+  // A fit answers for its own rank and node count: the preset's fabric says how many nodes.
+  const int nodes = std::max(hw.fabric.nodes, 1);
+  const models::CollectiveCalibration* fit =
+      cal.find_collective(std::string(models::to_string(op)), static_cast<int>(o.gpus), nodes);
   if (!fit) {
     std::string have;
-    for (const auto& k : cal.collectives) have += fmt::format("{}{} x{}", have.empty() ? "" : ", ", k.op, k.ranks);
-    bad_argument("--calibration", fmt::format("{} has no {} fit for {} GPUs (it has: {})", path, models::to_string(op),
-                                              o.gpus, have.empty() ? "none" : have));
+    for (const auto& k : cal.collectives)
+      have += fmt::format("{}{} x{}{}", have.empty() ? "" : ", ", k.op, k.ranks, k.nodes > 1 ? fmt::format(" on {} nodes", k.nodes) : "");
+    bad_argument("--calibration", fmt::format("{} has no {} fit for {} GPUs on {} node{} (it has: {})", path,
+                                              models::to_string(op), o.gpus, nodes, nodes == 1 ? "" : "s",
+                                              have.empty() ? "none" : have));
   }
   std::vector<models::NcclCandidate> candidates = models::calibrated_candidates(*fit);
   if (protocol) std::erase_if(candidates, [&](const models::NcclCandidate& c) { return c.protocol != *protocol; });

@@ -12,7 +12,7 @@
 //   launch: [{what, seconds, rows}]
 //   interference: {l2_self, l2_other, dram_self, dram_other, constant, rows}
 //   interdecom: [{m, n, k, copy_sms, copy_bytes, a_s, b_s, c_s, rows}]
-//   collectives: [{op, ranks, link_Bps, base_latency_s, step_latency_s, bandwidth_efficiency,
+//   collectives: [{op, ranks, [nodes,] link_Bps, base_latency_s, step_latency_s, bandwidth_efficiency,
 //                  rows, median_rel_error, p95_rel_error, max_rel_error}]
 //
 // format_calibration_yaml writes it (deterministic: fixed key order, shortest round-trip numbers).
@@ -86,6 +86,7 @@ struct CollectiveCalibration {
   std::string op;            // a models::CollectiveOp name (all_reduce, ..., send_recv)
   std::vector<ProtocolCalibration> protocols;  // from fit --nccl-tests; empty: the one ring below
   int ranks = 0;
+  int nodes = 1;             // boxes the ranks spanned (nccl-tests' hosts); a fit answers only for its own
   double link_Bps = 0.0;     // per-GPU link bandwidth η refers to
   double base_latency_s = 0.0;
   double step_latency_s = 0.0;
@@ -105,7 +106,7 @@ struct Calibration {
   std::vector<CollectiveCalibration> collectives;
 
   const CopyCalibration* find_copy(const std::string& kind, const std::string& host_memory) const;
-  const CollectiveCalibration* find_collective(const std::string& op, int ranks) const;
+  const CollectiveCalibration* find_collective(const std::string& op, int ranks, int nodes) const;
 };
 
 inline constexpr const char* kCalibrationFormat = "parallax-calibration/1";

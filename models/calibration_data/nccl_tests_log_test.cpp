@@ -35,6 +35,7 @@ const std::string kHeader =
 TEST(NcclTestsLog, ReadsTheCurrentLayoutWithRanksAndTrailer) {
   const NcclTestsLog log = read_nccl_tests_log(data("h200x16-all_gather_perf.log"));
   EXPECT_EQ(log.ranks, 16);
+  EXPECT_EQ(log.nodes, 2);  // nccl-test-host-1 and -2
   EXPECT_EQ(log.devices.front(), "NVIDIA H200");
   EXPECT_EQ(log.collective, "all_gather");
   ASSERT_EQ(log.rows.size(), 24u);
@@ -53,6 +54,7 @@ TEST(NcclTestsLog, ReadsTheCurrentLayoutWithRanksAndTrailer) {
 TEST(NcclTestsLog, ReadsTheOlderLayoutWithErrorColumnAndInterleavedInfo) {
   const NcclTestsLog log = read_nccl_tests_log(data("k80x4-all_reduce_perf-old.log"));
   EXPECT_EQ(log.ranks, 4);
+  EXPECT_EQ(log.nodes, 1);
   EXPECT_EQ(log.collective, "all_reduce");
   ASSERT_EQ(log.rows.size(), 7u);
   EXPECT_EQ(log.rows.front().line, 13);
@@ -63,6 +65,7 @@ TEST(NcclTestsLog, ReadsTheOlderLayoutWithErrorColumnAndInterleavedInfo) {
 TEST(NcclTestsLog, StripsTheLauncherLabel) {
   const NcclTestsLog log = read_nccl_tests_log(data("p5x16-all_reduce_perf-srun.log"));
   EXPECT_EQ(log.ranks, 0);  // the excerpt has no rank lines: --gpus supplies P
+  EXPECT_EQ(log.nodes, 0);  // and --nodes the node count
   ASSERT_EQ(log.rows.size(), 31u);
   EXPECT_DOUBLE_EQ(log.rows.back().out_of_place.time_s, 33605e-6);
 }

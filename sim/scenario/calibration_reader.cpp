@@ -135,7 +135,7 @@ models::ProtocolCalibration read_protocol_fit(const ConfigNode& node, const std:
 
 models::CollectiveCalibration read_collective(const ConfigNode& node, const std::string& path) {
   const MapFields f(node, path,
-                    {"op", "ranks", "link_Bps", "base_latency_s", "step_latency_s", "bandwidth_efficiency",
+                    {"op", "ranks", "nodes", "link_Bps", "base_latency_s", "step_latency_s", "bandwidth_efficiency",
                      "protocols", "rows", "median_rel_error", "p95_rel_error", "max_rel_error"});
   models::CollectiveCalibration c;
   c.op = read_choice(f.required("op"), f.path_of("op"),
@@ -143,6 +143,7 @@ models::CollectiveCalibration read_collective(const ConfigNode& node, const std:
   if (const ConfigNode* n = f.optional("protocols"))
     c.protocols = read_list<models::ProtocolCalibration>(*n, f.path_of("protocols"), read_protocol_fit);
   c.ranks = static_cast<int>(read_integer_in(f.required("ranks"), f.path_of("ranks"), 2, 1'000'000));
+  if (const ConfigNode* n = f.optional("nodes")) c.nodes = static_cast<int>(read_integer_in(*n, f.path_of("nodes"), 1, c.ranks));
   c.link_Bps = read_positive(f.required("link_Bps"), f.path_of("link_Bps"));
   c.base_latency_s = read_non_negative(f.required("base_latency_s"), f.path_of("base_latency_s"));
   c.step_latency_s = read_non_negative(f.required("step_latency_s"), f.path_of("step_latency_s"));

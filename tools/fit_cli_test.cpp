@@ -64,6 +64,10 @@ TEST(FitCli, NcclTestsLogsKeepTheirNodeCounts) {
   EXPECT_NE(fit.output.find("all_gather, 16 ranks on 2 nodes"), std::string::npos) << fit.output;
   EXPECT_NE(fit.output.find("all_reduce, 4 ranks on 1 node,"), std::string::npos) << fit.output;
   EXPECT_NE(fit.output.find("held out (every 4th size"), std::string::npos) << fit.output;
+  // The two-node log also gets its network fitted in NCCL's structure; the one-node log does not.
+  EXPECT_EQ(fit.output.find("network in NCCL's structure (8 NICs per node): NIC "), fit.output.rfind("network in NCCL's structure"))
+      << fit.output;
+  EXPECT_NE(fit.output.find("network in NCCL's structure (8 NICs per node): NIC "), std::string::npos) << fit.output;
   const std::string yaml = slurp(cal);
   EXPECT_NE(yaml.find("    nodes: 2\n"), std::string::npos) << yaml;
   EXPECT_EQ(yaml.find("    nodes: 1\n"), std::string::npos) << yaml;  // one node is the default, not written

@@ -15,12 +15,14 @@
 #include "models/calibration_data/calibration_file.h"
 #include "models/calibration_data/measurement_csv.h"
 #include "models/calibration_data/measurement_fit.h"
+#include "models/calibration_data/nccl_net_fit.h"
 #include "models/calibration_data/nccl_tests_fit.h"
 #include "models/calibration_data/nccl_tests_log.h"
 #include "models/error_stats.h"
 #include "sim/policies/overlap/ring_hops.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/json_output.h"
+#include "tools/nccl_fabric.h"
 #include "tools/report_command.h"
 #include "hw/realtime_prediction.h"
 #include "sim/scenario/calibration_reader.h"
@@ -66,6 +68,31 @@ std::vector<models::Measurement> read_dir(const std::string& dir) {
   return models::read_measurements_csv((std::filesystem::path(dir) / "measurements.csv").string());
 }
 
+// A multi-node log in NCCL's structure (models/calibration_data/nccl_net_fit.h): the preset's box
+// and NICs (one per GPU when the preset has no fabric), NIC rate and latencyInter fitted. Printed
+// only: the calibration file keeps the effective per-group fit above.
+void print_network_fit(const HardwareSpec& hw, const models::NcclTestsLog& log, models::CollectiveOp op, int64_t ranks,
+                       int64_t nodes) {
+  const int64_t per_node = ranks / nodes;
+  const int64_t box_gpus = static_cast<int64_t>(hw.gpus.size());
+  if (per_node > box_gpus) {
+    std::printf("  network: not fitted (%lld GPUs per node, '%s' has %lld)\n", static_cast<long long>(per_node),
+                hw.name.c_str(), static_cast<long long>(box_gpus));
+    return;
+  }
+  std::vector<int> order;
+  for (int i = 0; i < std::max<int64_t>(per_node, 2); ++i) order.push_back(i);
+  models::NcclBox box = nccl_box(hw, ring_hops(hw, order));
+  box.net.nodes = static_cast<int>(nodes);
+  box.net.gpus_per_node = static_cast<int>(box_gpus);
+  box.net.nics_per_node = hw.fabric.nics.empty() ? static_cast<int>(box_gpus) : static_cast<int>(hw.fabric.nics.size());
+  const models::NcclNetFit net = models::fit_nccl_net(log, op, static_cast<int>(ranks), box);
+  std::printf("  network in NCCL's structure (%d NICs per node): NIC %.4g GB/s, latencyInter %.3g s; median %.3f, max %.3f;"
+              " held out (every 4th size): median %.3f, max %.3f\n",
+              box.net.nics_per_node, net.nic_Bps / 1e9, net.hop_latency_s, net.in_sample.median, net.in_sample.max,
+              net.held_out.median, net.held_out.max);
+}
+
 // One log: fit its (op, ranks, nodes) group into `c` (replacing an earlier fit of that group), print it.
 void fit_one_log(const FitOptions& o, const HardwareSpec& hw, const std::string& path, models::Calibration& c) {
   const models::NcclTestsLog log = models::read_nccl_tests_log(path);
@@ -103,6 +130,7 @@ void fit_one_log(const FitOptions& o, const HardwareSpec& hw, const std::string&
               k.max_rel_error);
   std::printf("  held out (every 4th size, refitted on the rest): median %.3f, P95 %.3f, max %.3f\n",
               fit.held_out.median, fit.held_out.p95, fit.held_out.max);
+  if (nodes > 1) print_network_fit(hw, log, *op, ranks, nodes);
 }
 
 int fit_nccl_tests_command(const FitOptions& o) {

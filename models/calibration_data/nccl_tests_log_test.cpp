@@ -9,6 +9,7 @@
 #include <string>
 
 #include "models/calibration_data/data_error.h"
+#include "models/calibration_data/nccl_net_fit.h"
 #include "models/calibration_data/nccl_tests_fit.h"
 #include "models/validation/nccl_validation.h"
 
@@ -149,6 +150,56 @@ TEST(NcclTestsFit, EveryOtherSizePredictsTheRest) {
                 all.held_out.median, all.held_out.max);
     EXPECT_LT(e.median, 0.05) << c.file;
     EXPECT_LT(e.max, 0.15) << c.file;
+  }
+}
+
+// A log made by NCCL's own multi-node model with a known network gives that network back.
+TEST(NcclNetFit, RecoversNicRateAndLatencyInter) {
+  NcclBox box = dgx_a100_nccl_box();
+  box.net.nodes = 2;
+  NcclBox truth = box;
+  truth.net.nic_Bps = 3e9;
+  truth.net.hop_latency_s = 20e-6;
+  const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_reduce, 16, truth);
+  NcclTestsLog log;
+  log.path = "synthetic.log";
+  int line = 1;
+  for (double s = 1024; s <= 4.0 * (1 << 30); s *= 2) {
+    NcclTestsRow r;
+    r.line = line++;
+    r.bytes = s;
+    r.out_of_place.time_s = choose_nccl(CollectiveOp::all_reduce, 16, s, c).cost.time_s;
+    log.rows.push_back(r);
+  }
+  const NcclNetFit fit = fit_nccl_net(log, CollectiveOp::all_reduce, 16, box);
+  EXPECT_NEAR(fit.nic_Bps / 3e9, 1.0, 0.03);
+  EXPECT_NEAR(fit.hop_latency_s / 20e-6, 1.0, 0.10);
+  EXPECT_LT(fit.in_sample.median, 0.01);
+  EXPECT_LT(fit.held_out.max, 0.05);
+  NcclBox one = box;
+  one.net.nodes = 1;
+  EXPECT_THROW(fit_nccl_net(log, CollectiveOp::all_reduce, 16, one), std::invalid_argument);
+}
+
+// The real two-node logs: what NCCL's structure with a fitted network reaches (docs/models.md).
+TEST(NcclNetFit, TwoNodeHopperLogs) {
+  struct Case {
+    const char* file;
+    CollectiveOp op;
+    double held_out_median;
+  };
+  for (const Case& c : {Case{"h200x16-all_gather_perf.log", CollectiveOp::all_gather, 0.07},
+                        Case{"p5x16-all_reduce_perf-srun.log", CollectiveOp::all_reduce, 0.19}}) {
+    NcclTestsLog log = read_nccl_tests_log(data(c.file));
+    std::erase_if(log.rows, [](const NcclTestsRow& r) { return r.bytes < 128; });
+    NcclBox box = dgx_h100_nccl_box();
+    box.net.nodes = 2;
+    const NcclNetFit fit = fit_nccl_net(log, c.op, 16, box);
+    std::printf("%s network fit: nic %.3g GB/s, latencyInter %.3g us; in-sample median %.4f max %.4f; every 4th held out: "
+                "median %.4f max %.4f\n",
+                c.file, fit.nic_Bps / 1e9, fit.hop_latency_s * 1e6, fit.in_sample.median, fit.in_sample.max,
+                fit.held_out.median, fit.held_out.max);
+    EXPECT_LT(fit.held_out.median, c.held_out_median) << c.file;
   }
 }
 

@@ -71,6 +71,7 @@ TEST(FitCli, NcclTestsLogsKeepTheirNodeCounts) {
   const std::string yaml = slurp(cal);
   EXPECT_NE(yaml.find("    nodes: 2\n"), std::string::npos) << yaml;
   EXPECT_EQ(yaml.find("    nodes: 1\n"), std::string::npos) << yaml;  // one node is the default, not written
+  EXPECT_NE(yaml.find("    network: {nics_per_node: 8, nic_Bps: "), std::string::npos) << yaml;
   // dgx-h100 is one box: the two-node fit does not answer for it, and the message says what the file has.
   const Result one_box = run("predict collective --hardware dgx-h100 --op all_gather --gpus 16 --bytes 1GiB --calibration " +
                              cal.string());

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -69,16 +70,16 @@ std::vector<models::Measurement> read_dir(const std::string& dir) {
 }
 
 // A multi-node log in NCCL's structure (models/calibration_data/nccl_net_fit.h): the preset's box
-// and NICs (one per GPU when the preset has no fabric), NIC rate and latencyInter fitted. Printed
-// only: the calibration file keeps the effective per-group fit above.
-void print_network_fit(const HardwareSpec& hw, const models::NcclTestsLog& log, models::CollectiveOp op, int64_t ranks,
-                       int64_t nodes) {
+// and NICs (one per GPU when the preset has no fabric), NIC rate and latencyInter fitted; kept
+// beside the group's effective fit so `predict --calibration` can answer other node counts.
+std::optional<models::NetworkCalibration> fit_network(const HardwareSpec& hw, const models::NcclTestsLog& log,
+                                                      models::CollectiveOp op, int64_t ranks, int64_t nodes) {
   const int64_t per_node = ranks / nodes;
   const int64_t box_gpus = static_cast<int64_t>(hw.gpus.size());
   if (per_node > box_gpus) {
     std::printf("  network: not fitted (%lld GPUs per node, '%s' has %lld)\n", static_cast<long long>(per_node),
                 hw.name.c_str(), static_cast<long long>(box_gpus));
-    return;
+    return std::nullopt;
   }
   std::vector<int> order;
   for (int i = 0; i < std::max<int64_t>(per_node, 2); ++i) order.push_back(i);
@@ -91,6 +92,8 @@ void print_network_fit(const HardwareSpec& hw, const models::NcclTestsLog& log, 
               " held out (every 4th size): median %.3f, max %.3f\n",
               box.net.nics_per_node, net.nic_Bps / 1e9, net.hop_latency_s, net.in_sample.median, net.in_sample.max,
               net.held_out.median, net.held_out.max);
+  return models::NetworkCalibration{box.net.nics_per_node, net.nic_Bps, net.hop_latency_s, net.in_sample.median,
+                                    net.held_out.median};
 }
 
 // One log: fit its (op, ranks, nodes) group into `c` (replacing an earlier fit of that group), print it.
@@ -130,7 +133,7 @@ void fit_one_log(const FitOptions& o, const HardwareSpec& hw, const std::string&
               k.max_rel_error);
   std::printf("  held out (every 4th size, refitted on the rest): median %.3f, P95 %.3f, max %.3f\n",
               fit.held_out.median, fit.held_out.p95, fit.held_out.max);
-  if (nodes > 1) print_network_fit(hw, log, *op, ranks, nodes);
+  if (nodes > 1) c.collectives.back().network = fit_network(hw, log, *op, ranks, nodes);
 }
 
 int fit_nccl_tests_command(const FitOptions& o) {

@@ -44,4 +44,11 @@ models::NcclBox nccl_box(const HardwareSpec& hw, const models::RingParams& ring)
   return box;
 }
 
+models::NcclBox with_calibrated_network(models::NcclBox box, const models::NetworkCalibration& network) {
+  box.net.nics_per_node = network.nics_per_node;
+  box.net.nic_Bps = network.nic_Bps;
+  box.net.hop_latency_s = network.hop_latency_s;
+  return box;
+}
+
 }  // namespace parallax

@@ -10,6 +10,7 @@
 //                             latency (0 for IB) on top, so a one-switch hop adds nothing.
 #pragma once
 
+#include "models/calibration_data/calibration_file.h"
 #include "models/nccl_tuning.h"
 #include "models/ring.h"
 #include "sim/platform/hardware_spec.h"
@@ -18,5 +19,9 @@ namespace parallax {
 
 // `ring` runs over the GPUs one box gives the group (at least its bottleneck hop matters).
 models::NcclBox nccl_box(const HardwareSpec& hw, const models::RingParams& ring);
+
+// `box` (nodes from the preset) with the NICs, NIC rate and latencyInter a multi-node
+// nccl-tests log was fitted to (`parallax fit --nccl-tests`, nccl_net_fit.h).
+models::NcclBox with_calibrated_network(models::NcclBox box, const models::NetworkCalibration& network);
 
 }  // namespace parallax

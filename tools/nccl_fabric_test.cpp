@@ -64,6 +64,18 @@ TEST(NcclFabric, OversubscribedLeafSpineDgxH100) {
   EXPECT_NEAR(t, (56.0 / 64.0) * bytes / 12.5e9, 1e-12);
 }
 
+TEST(NcclFabric, CalibratedNetworkReplacesThePresetNics) {
+  const models::NcclBox preset = nccl_box(dgx("H100-SXM5", 50e9, 4), nvlink_ring(450e9));
+  const models::NcclBox box = with_calibrated_network(preset, models::NetworkCalibration{4, 40e9, 8e-6, 0.0, 0.0});
+  EXPECT_EQ(box.net.nodes, 4);  // the preset's node count stays
+  EXPECT_EQ(box.net.nics_per_node, 4);
+  EXPECT_DOUBLE_EQ(box.net.nic_Bps, 40e9);
+  EXPECT_DOUBLE_EQ(box.net.hop_latency_s, 8e-6);
+  // 4 NICs of 40 GB/s for 8 GPUs per node: the ring runs at 160 GB/s.
+  const auto ring = models::nccl_candidates(models::CollectiveOp::all_gather, 32, box, "ring");
+  EXPECT_NEAR(ring.back().busbw_Bps, 160e9, 1.0);
+}
+
 TEST(NcclFabric, OneBoxHasNoNet) {
   HardwareSpec hw = dgx("H100-SXM5", 50e9, 1);
   const models::NcclBox box = nccl_box(hw, nvlink_ring(450e9));

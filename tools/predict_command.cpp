@@ -109,6 +109,23 @@ int predict_calibrated_collective(const PredictCollectiveOptions& o, const Hardw
   const int nodes = std::max(hw.fabric.nodes, 1);
   const models::CollectiveCalibration* fit =
       cal.find_collective(std::string(models::to_string(op)), static_cast<int>(o.gpus), nodes);
+  // No fit of this group, but a multi-node fit of the op with its network: NCCL's model on the
+  // preset's nodes with the fitted NICs (tools/nccl_fabric.h).
+  const models::CollectiveCalibration* network = nodes > 1 && !fit ? cal.find_network(std::string(models::to_string(op))) : nullptr;
+  if (network) {
+    const int64_t per_box = gpus_per_box(hw, o.gpus);
+    std::vector<int> order;
+    for (int i = 0; i < std::max<int64_t>(per_box, 2); ++i) order.push_back(i);
+    const models::NcclBox box = with_calibrated_network(nccl_box(hw, ring_hops(hw, order)), *network->network);
+    const std::vector<models::NcclCandidate> candidates = models::nccl_candidates(op, o.gpus, box, {}, protocol);
+    if (candidates.empty()) bad_argument("--protocol", fmt::format("no NCCL candidate runs {} with {}", models::to_string(op), o.protocol));
+    nlohmann::ordered_json out = answer(hw, op, o.gpus, bytes, models::choose_nccl(op, o.gpus, static_cast<double>(bytes), candidates));
+    out["nodes"] = nodes;
+    out["calibration"] = path;
+    out["calibrated_network"] = fmt::format("{} x{} on {} nodes", network->op, network->ranks, network->nodes);
+    std::fputs(format_json(out).c_str(), stdout);
+    return 0;
+  }
   if (!fit) {
     std::string have;
     for (const auto& k : cal.collectives)

@@ -39,6 +39,12 @@ const CollectiveCalibration* Calibration::find_collective(const std::string& op,
   return nullptr;
 }
 
+const CollectiveCalibration* Calibration::find_network(const std::string& op) const {
+  for (const CollectiveCalibration& c : collectives)
+    if (c.op == op && c.network) return &c;
+  return nullptr;
+}
+
 std::string format_calibration_yaml(const Calibration& c) {
   std::string y;
   auto line = [&](const std::string& s) { y += s + "\n"; };
@@ -124,6 +130,10 @@ std::string format_calibration_yaml(const Calibration& c) {
       line(fmt::format("    median_rel_error: {}", num(k.median_rel_error)));
       line(fmt::format("    p95_rel_error: {}", num(k.p95_rel_error)));
       line(fmt::format("    max_rel_error: {}", num(k.max_rel_error)));
+      if (const auto& n = k.network)
+        line(fmt::format("    network: {{nics_per_node: {}, nic_Bps: {}, hop_latency_s: {}, median_rel_error: {}, held_out_median: {}}}",
+                         n->nics_per_node, num(n->nic_Bps), num(n->hop_latency_s), num(n->median_rel_error),
+                         num(n->held_out_median)));
     }
   }
   return y;

@@ -133,10 +133,21 @@ models::ProtocolCalibration read_protocol_fit(const ConfigNode& node, const std:
   return p;
 }
 
+models::NetworkCalibration read_network_fit(const ConfigNode& node, const std::string& path) {
+  const MapFields f(node, path, {"nics_per_node", "nic_Bps", "hop_latency_s", "median_rel_error", "held_out_median"});
+  models::NetworkCalibration n;
+  n.nics_per_node = static_cast<int>(read_integer_in(f.required("nics_per_node"), f.path_of("nics_per_node"), 1, 1024));
+  n.nic_Bps = read_positive(f.required("nic_Bps"), f.path_of("nic_Bps"));
+  n.hop_latency_s = read_non_negative(f.required("hop_latency_s"), f.path_of("hop_latency_s"));
+  n.median_rel_error = optional_number(f, "median_rel_error").value_or(0.0);
+  n.held_out_median = optional_number(f, "held_out_median").value_or(0.0);
+  return n;
+}
+
 models::CollectiveCalibration read_collective(const ConfigNode& node, const std::string& path) {
   const MapFields f(node, path,
                     {"op", "ranks", "nodes", "link_Bps", "base_latency_s", "step_latency_s", "bandwidth_efficiency",
-                     "protocols", "rows", "median_rel_error", "p95_rel_error", "max_rel_error"});
+                     "protocols", "rows", "median_rel_error", "p95_rel_error", "max_rel_error", "network"});
   models::CollectiveCalibration c;
   c.op = read_choice(f.required("op"), f.path_of("op"),
                      {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "reduce", "send_recv"});
@@ -152,6 +163,7 @@ models::CollectiveCalibration read_collective(const ConfigNode& node, const std:
   c.median_rel_error = optional_number(f, "median_rel_error").value_or(0.0);
   c.p95_rel_error = optional_number(f, "p95_rel_error").value_or(0.0);
   c.max_rel_error = optional_number(f, "max_rel_error").value_or(0.0);
+  if (const ConfigNode* n = f.optional("network")) c.network = read_network_fit(*n, f.path_of("network"));
   return c;
 }
 

@@ -61,7 +61,7 @@ double log_point(double lo, double hi, int i, int n) {
   return i < 0 ? 0.0 : lo * std::pow(hi / lo, static_cast<double>(i) / (n - 1));
 }
 
-NcclBox search(const std::vector<NetSample>& s, CollectiveOp op, int ranks, const NcclBox& box) {
+NcclBox search_network(const std::vector<NetSample>& s, CollectiveOp op, int ranks, const NcclBox& box) {
   double best = std::numeric_limits<double>::infinity();
   int bi = 0, bj = -1;
   for (int i = 0; i < kCoarse; ++i)
@@ -96,14 +96,14 @@ NcclBox search(const std::vector<NetSample>& s, CollectiveOp op, int ranks, cons
 NcclNetFit fit_nccl_net(const NcclTestsLog& log, CollectiveOp op, int ranks, const NcclBox& box) {
   if (box.net.nodes < 2) throw std::invalid_argument("fit_nccl_net: a network fit needs a log of 2 nodes or more");
   const std::vector<NetSample> s = net_samples(log);
-  const NcclBox all = search(s, op, ranks, box);
+  const NcclBox all = search_network(s, op, ranks, box);
   NcclNetFit fit;
   fit.nic_Bps = all.net.nic_Bps;
   fit.hop_latency_s = all.net.hop_latency_s;
   fit.in_sample = net_errors(s, op, ranks, all);
   std::vector<NetSample> train, test;
   for (size_t i = 0; i < s.size(); ++i) (i % 4 == 3 ? test : train).push_back(s[i]);
-  fit.held_out = net_errors(test, op, ranks, search(train, op, ranks, box));
+  fit.held_out = net_errors(test, op, ranks, search_network(train, op, ranks, box));
   return fit;
 }
 

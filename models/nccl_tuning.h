@@ -4,12 +4,18 @@
 //
 //   time = latency + F·S / busbw        (F = bus_bandwidth_factor(op, P), collective_cost.h)
 //
-// and the smallest time wins (ties: the earlier candidate, in the order ring, tree, p2p and LL,
-// LL128, Simple). The candidates come either from NCCL's constants for a GPU generation and link
-// kind (nccl_candidates, figures in nccl_tuning.cpp and nccl_latency.cpp, each with its source) or from a fit to
+// and the smallest time wins (ties: the earlier candidate, in the order ring, tree, p2p, nvls,
+// nvls_tree and LL, LL128, Simple). Two size-dependent refinements of ncclTopoGetAlgoTime apply:
+// tree all-reduce bandwidth × treeCorrectionFactor (0.4–1.0 by size) and, across nodes, ring
+// all-reduce Simple latency × the "plateau" factor (NcclCandidate::plateau_factor). The candidates
+// come either from NCCL's constants for a GPU generation, link kind and fabric (nccl_candidates,
+// figures in nccl_constants.cpp and nccl_latency.cpp, each with its source) or from a fit to
 // nccl-tests logs (models/calibration_data/nccl_tests_fit.h). Algorithms: ring for every op but
 // all-to-all and send/recv, tree (double binary tree, all-reduce only), p2p for all-to-all and
-// send/recv (NCCL runs those as grouped point-to-point sends, LL or Simple).
+// send/recv (NCCL runs those as grouped point-to-point sends, LL or Simple), nvls (NVLink
+// SHARP on NVSwitch, Hopper, one node: all-reduce, all-gather, reduce-scatter) and nvls_tree
+// (NVLS inside each node, a tree across nodes: all-reduce). Across nodes (NcclNet) the candidates
+// are NCCL's multi-node ones: models/nccl_scaleout.h.
 //
 // Example: 8 × A100 (12 NVLinks, 300 GB/s line rate; NCCL plans 12 × 20 = 240 GB/s), all-reduce
 // of 1 KiB: ring LL costs 6.6 + 14·0.6 = 15 µs of latency, ring Simple 8.4 + 14·3.4 = 56 µs; LL
@@ -37,6 +43,8 @@ struct NcclCandidate {
   double latency_s = 0.0;  // size-independent part
   double busbw_Bps = 0.0;  // bus bandwidth the candidate reaches (nccl-tests' busbw at large S)
   int channels = 0;        // NCCL channels it runs on (reported; already inside busbw_Bps)
+  // Latency × this once bytes / (channels · ranks) >= 64 (multi-node ring all-reduce Simple).
+  double plateau_factor = 1.0;
 };
 
 struct NcclChoice {
@@ -50,17 +58,40 @@ CollectiveCost nccl_candidate_cost(CollectiveOp op, int64_t ranks, double bytes,
 // The fastest candidate. Throws std::invalid_argument when `candidates` is empty.
 NcclChoice choose_nccl(CollectiveOp op, int64_t ranks, double bytes, const std::vector<NcclCandidate>& candidates);
 
-// A single box (one node) whose GPUs each have `link_Bps` of line rate per direction over
-// `link`; NCCL plans with about 80% of it (nccl_tuning.cpp: 20 of every 25 GB/s NVLink link).
+// How boxes connect (models-level: tools/ maps HardwareSpec::fabric into it). nodes == 1: one
+// box, the other fields unused. The group's ranks are spread evenly: ranks / nodes per box.
+struct NcclNet {
+  int nodes = 1;
+  int gpus_per_node = 0;       // GPUs in one box (they share its NICs)
+  int nics_per_node = 0;
+  double nic_Bps = 0.0;        // per NIC, per direction (line rate)
+  double hop_latency_s = 0.0;  // tuning.cc's graph latencyInter: what one inter-node hop adds to NCCL's NET hwLat
+  // Leaves of nodes_per_leaf nodes whose uplinks carry 1/oversubscription of their downlinks
+  // (0: every node on one leaf, or rails that keep same-rank traffic on one switch).
+  int nodes_per_leaf = 0;
+  double oversubscription = 1.0;
+};
+
+// A box whose GPUs each have `link_Bps` of line rate per direction over `link`; NCCL plans with
+// about 80% of it (nccl_tuning.cpp: 20 of every 25 GB/s NVLink link). `nvls`: the GPUs sit on an
+// NVSwitch that can reduce (NVLink SHARP, Hopper). `net`: several such boxes.
 struct NcclBox {
   GpuGeneration generation = GpuGeneration::ampere;
   LinkType link = LinkType::nvlink;
   double link_Bps = 0.0;
+  bool nvls = false;
+  NcclNet net;
 };
 
-// NCCL's candidates for `op` over `ranks` GPUs of `box`, optionally only those of `algorithm`
-// ("ring", "tree", "p2p"; empty = all) and `protocol` (nullptr = all). Empty when the pin rules
-// every candidate out (tree for anything but all-reduce, p2p for collectives).
+// The bandwidth NCCL plans for one GPU of `box` inside the box (NVLink: per_channel per 25 GB/s
+// link; PCIe: 12 of 16 GB/s).
+double nccl_link_Bps(const NcclBox& box);
+
+// NCCL's candidates for `op` over `ranks` GPUs of `box` (and of box.net's nodes), optionally only
+// those of `algorithm` ("ring", "tree", "p2p", "nvls", "nvls_tree"; empty = all) and `protocol`
+// (nullptr = all). Empty when the pin rules every candidate out (tree for anything but
+// all-reduce, p2p for collectives, nvls off Hopper NVSwitch). Throws std::invalid_argument when
+// ranks do not spread evenly over box.net.nodes or exceed its boxes.
 std::vector<NcclCandidate> nccl_candidates(CollectiveOp op, int64_t ranks, const NcclBox& box,
                                            std::string_view algorithm = {}, const Protocol* protocol = nullptr);
 

@@ -13,7 +13,14 @@
 namespace parallax::models {
 namespace {
 
-NcclBox a100_box() { return {GpuGeneration::ampere, LinkType::nvlink, 300e9}; }  // 12 NVLink3 links
+NcclBox nvlink_box(GpuGeneration g, double link_Bps) {
+  NcclBox box;
+  box.generation = g;
+  box.link_Bps = link_Bps;
+  return box;
+}
+
+NcclBox a100_box() { return nvlink_box(GpuGeneration::ampere, 300e9); }  // 12 NVLink3 links
 
 const NcclCandidate& find(const std::vector<NcclCandidate>& c, std::string_view algorithm, Protocol p) {
   for (const NcclCandidate& x : c)
@@ -70,7 +77,7 @@ TEST(NcclTuning, ProtocolSwitchPointsOnHandCases) {
 TEST(NcclTuning, ChoiceIsTheMinimumOverCandidates) {
   for (CollectiveOp op : kAllCollectiveOps) {
     const int64_t ranks = op == CollectiveOp::send_recv ? 2 : 8;
-    const std::vector<NcclCandidate> c = nccl_candidates(op, ranks, {GpuGeneration::hopper, LinkType::nvlink, 370e9});
+    const std::vector<NcclCandidate> c = nccl_candidates(op, ranks, nvlink_box(GpuGeneration::hopper, 370e9));
     for (double bytes = 128; bytes < 1e10; bytes *= 4) {
       const NcclChoice best = choose_nccl(op, ranks, bytes, c);
       double smallest = INFINITY;
@@ -90,6 +97,101 @@ TEST(NcclTuning, GenerationFromTheGpuName) {
   EXPECT_TRUE(parse_protocol("ll128", p));
   EXPECT_EQ(p, Protocol::ll128);
   EXPECT_FALSE(parse_protocol("fast", p));
+}
+
+NcclBox two_dgx(GpuGeneration g, double nvlink_Bps, double nic_Bps) {
+  NcclBox box = nvlink_box(g, nvlink_Bps);
+  box.net = {2, 8, 8, nic_Bps, 0.0, 0, 1.0};
+  return box;
+}
+
+// nccl_scaleout.h's example: 2 × DGX A100 (8 × 25 GB/s NICs), all-reduce over 16 GPUs.
+TEST(NcclScaleout, TwoDgxA100AllReduceByHand) {
+  const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_reduce, 16, two_dgx(GpuGeneration::ampere, 300e9, 25e9));
+  ASSERT_EQ(c.size(), 6u);
+  const NcclCandidate& ring = find(c, "ring", Protocol::simple);
+  EXPECT_EQ(ring.channels, 8);                    // one per NIC (25 GB/s fits one 20 GB/s channel)
+  EXPECT_NEAR(ring.busbw_Bps, 200e9, 1.0);        // min(NVLink 240, NICs 8 × 25)
+  // 8.4 + 28 intra steps × max(3.4, 3 × 1.0 net overhead) + 2 NET steps × 14.0 µs.
+  EXPECT_NEAR(ring.latency_s, 131.6e-6, 1e-12);
+  EXPECT_DOUBLE_EQ(ring.plateau_factor, 1.4);
+  // LL across two Intel nodes: min(½·200, llMaxBw 39.0); LL128: 0.92·200 (under 8 × 20).
+  EXPECT_NEAR(find(c, "ring", Protocol::ll).busbw_Bps, 39.0e9, 1.0);
+  EXPECT_NEAR(find(c, "ring", Protocol::ll128).busbw_Bps, 160e9, 1.0);  // 8 channels × 20 caps 184
+  // Tree: 8.4 + 2·(7·4.0 + ⌊log2 2⌋·14.0) µs; bw min(0.92·200, 8 × 23.6).
+  const NcclCandidate& tree = find(c, "tree", Protocol::simple);
+  EXPECT_NEAR(tree.latency_s, 92.4e-6, 1e-12);
+  EXPECT_NEAR(tree.busbw_Bps, 184e9, 1.0);
+  // The plateau: ring Simple latency × 1.4 once S / (8 channels · 16 ranks) >= 64 B.
+  EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_reduce, 16, 8191, ring).latency_s, 131.6e-6, 1e-12);
+  EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_reduce, 16, 8192, ring).latency_s, 1.4 * 131.6e-6, 1e-12);
+  // Tree bandwidth follows treeCorrectionFactor: Simple at 1 MiB (log2(2^20/64) = 14) × 0.5.
+  EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_reduce, 16, 1 << 20, tree).bandwidth_s, 2.0 * (1 << 20) / (0.5 * 184e9), 1e-12);
+  // At 1 GiB the bandwidth decides: ring Simple (200 GB/s) beats tree (184).
+  EXPECT_EQ(choose_nccl(CollectiveOp::all_reduce, 16, 1 << 30, c).candidate.algorithm, "ring");
+  // Ranks must spread evenly over the boxes.
+  EXPECT_THROW(nccl_candidates(CollectiveOp::all_reduce, 15, two_dgx(GpuGeneration::ampere, 300e9, 25e9)), std::invalid_argument);
+  EXPECT_THROW(nccl_candidates(CollectiveOp::all_reduce, 18, two_dgx(GpuGeneration::ampere, 300e9, 25e9)), std::invalid_argument);
+}
+
+TEST(NcclScaleout, OneGpuPerNodeUsesOneNicAndTheTreeNetLatency) {
+  const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_gather, 2, two_dgx(GpuGeneration::ampere, 300e9, 25e9));
+  const NcclCandidate& ring = find(c, "ring", Protocol::simple);
+  EXPECT_EQ(ring.channels, 1);
+  EXPECT_NEAR(ring.busbw_Bps, 25e9, 1.0);
+  // 1 step, across the net; ppn = 1 takes NET tree hwLat (14.0 for Simple): 8.4 + 14.0.
+  EXPECT_NEAR(ring.latency_s, 22.4e-6, 1e-12);
+  EXPECT_NEAR(find(c, "ring", Protocol::ll).latency_s, (6.6 + 5.0) * 1e-6, 1e-12);
+}
+
+TEST(NcclScaleout, AllToAllIsBoundByEachGpusNic) {
+  // 2 × DGX H100: half of every rank's S leaves the box through its own 50 GB/s NIC.
+  const NcclBox box = two_dgx(GpuGeneration::hopper, 450e9, 50e9);
+  const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_to_all, 16, box);
+  ASSERT_EQ(c.size(), 2u);
+  const NcclCandidate& simple = find(c, "p2p", Protocol::simple);
+  EXPECT_EQ(simple.channels, 16);  // 50 GB/s holds two 20.6 GB/s channels
+  const double bytes = 1e9;
+  EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_to_all, 16, bytes, simple).bandwidth_s, 0.5 * bytes / 50e9, 1e-12);
+  // 7 NVLink steps + 8 NET steps (14.0 µs each for Simple) after base 8.4.
+  EXPECT_NEAR(simple.latency_s, (8.4 + 7 * 3.4 + 8 * 14.0) * 1e-6, 1e-12);
+  const std::vector<NcclCandidate> sr = nccl_candidates(CollectiveOp::send_recv, 2, box);
+  EXPECT_NEAR(find(sr, "p2p", Protocol::simple).busbw_Bps, 50e9, 1.0);
+  // Every op answers across nodes, with its algorithm and protocol.
+  for (CollectiveOp op : kAllCollectiveOps) {
+    const int64_t ranks = op == CollectiveOp::send_recv ? 2 : 16;
+    const NcclChoice choice = choose_nccl(op, ranks, 1 << 24, nccl_candidates(op, ranks, box));
+    EXPECT_GT(choice.cost.time_s, 0) << to_string(op);
+    EXPECT_FALSE(choice.candidate.algorithm.empty());
+  }
+}
+
+TEST(NcclScaleout, NvlsOnHopperNvswitch) {
+  NcclBox box = nvlink_box(GpuGeneration::hopper, 450e9);  // 18 NVLink4 links: NCCL plans 18 × 20.6
+  EXPECT_TRUE(nccl_candidates(CollectiveOp::all_reduce, 8, box, "nvls").empty());  // not an NVLS box
+  box.nvls = true;
+  const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_reduce, 8, box, "nvls");
+  ASSERT_EQ(c.size(), 1u);
+  // 16 channels × (370.8/16 · 0.85 · 15/16) × 2 (the switch reduces); 25 µs.
+  EXPECT_NEAR(c[0].busbw_Bps, 370.8e9 * 0.85 * 15.0 / 16.0 * 2.0, 1e3);
+  EXPECT_NEAR(c[0].latency_s, 25e-6, 1e-12);
+  EXPECT_EQ(c[0].protocol, Protocol::simple);
+  // Large all-reduce: NVLS wins over the ring; small: LL ring.
+  const std::vector<NcclCandidate> all = nccl_candidates(CollectiveOp::all_reduce, 8, box);
+  EXPECT_EQ(choose_nccl(CollectiveOp::all_reduce, 8, 1 << 30, all).candidate.algorithm, "nvls");
+  EXPECT_EQ(choose_nccl(CollectiveOp::all_reduce, 8, 1024, all).candidate.algorithm, "ring");
+  EXPECT_TRUE(nccl_candidates(CollectiveOp::broadcast, 8, box, "nvls").empty());
+  // Ampere has no NVLS, whatever the box says.
+  box.generation = GpuGeneration::ampere;
+  EXPECT_TRUE(nccl_candidates(CollectiveOp::all_reduce, 8, box, "nvls").empty());
+  // Two H100 boxes: NVLS tree, min(NVLS intra 36.9, bwInter 400/16 × 2, 57.7) per channel.
+  NcclBox two = two_dgx(GpuGeneration::hopper, 450e9, 50e9);
+  two.nvls = true;
+  const std::vector<NcclCandidate> t = nccl_candidates(CollectiveOp::all_reduce, 16, two, "nvls_tree");
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_NEAR(t[0].busbw_Bps, 370.8e9 * 0.85 * 15.0 / 16.0 * 2.0, 1e3);
+  EXPECT_NEAR(t[0].latency_s, (25.0 + 2.0 * 20.9) * 1e-6, 1e-12);
+  EXPECT_TRUE(nccl_candidates(CollectiveOp::all_reduce, 16, two, "nvls").empty());  // NVLS alone needs CollNet
 }
 
 TEST(ProtocolFit, TwoProtocolsFromAKnee) {

@@ -53,6 +53,36 @@ TEST(FitCli, NcclTestsFitThenPredictReproducesTheLog) {
   EXPECT_NE(missing.output.find("all_reduce x4"), std::string::npos) << missing.output;
 }
 
+// Logs of several node counts: nccl-tests' rank lines name the hosts, each fit is kept per
+// (op, ranks, nodes) and answers only for its own node count.
+TEST(FitCli, NcclTestsLogsKeepTheirNodeCounts) {
+  const fs::path cal = scratch("nodes") / "hopper.yaml";
+  const Result fit = run("fit --nccl-tests " + source("tests/data/nccl-tests/h200x16-all_gather_perf.log") + " " +
+                         source("tests/data/nccl-tests/k80x4-all_reduce_perf-old.log") + " --hardware dgx-h100 --out " +
+                         cal.string());
+  ASSERT_EQ(fit.code, 0) << fit.output;
+  EXPECT_NE(fit.output.find("all_gather, 16 ranks on 2 nodes"), std::string::npos) << fit.output;
+  EXPECT_NE(fit.output.find("all_reduce, 4 ranks on 1 node,"), std::string::npos) << fit.output;
+  EXPECT_NE(fit.output.find("held out (every 4th size"), std::string::npos) << fit.output;
+  // The two-node log also gets its network fitted in NCCL's structure; the one-node log does not.
+  EXPECT_EQ(fit.output.find("network in NCCL's structure (8 NICs per node): NIC "), fit.output.rfind("network in NCCL's structure"))
+      << fit.output;
+  EXPECT_NE(fit.output.find("network in NCCL's structure (8 NICs per node): NIC "), std::string::npos) << fit.output;
+  const std::string yaml = slurp(cal);
+  EXPECT_NE(yaml.find("    nodes: 2\n"), std::string::npos) << yaml;
+  EXPECT_EQ(yaml.find("    nodes: 1\n"), std::string::npos) << yaml;  // one node is the default, not written
+  EXPECT_NE(yaml.find("    network: {nics_per_node: 8, nic_Bps: "), std::string::npos) << yaml;
+  // dgx-h100 is one box: the two-node fit does not answer for it, and the message says what the file has.
+  const Result one_box = run("predict collective --hardware dgx-h100 --op all_gather --gpus 16 --bytes 1GiB --calibration " +
+                             cal.string());
+  EXPECT_EQ(one_box.code, 2);
+  EXPECT_NE(one_box.output.find("all_gather x16 on 2 nodes"), std::string::npos) << one_box.output;
+  const Result uneven = run("fit --nccl-tests " + source("tests/data/nccl-tests/h200x16-all_gather_perf.log") +
+                            " --hardware dgx-h100 --nodes 3 --out " + (scratch("nodes") / "x.yaml").string());
+  EXPECT_EQ(uneven.code, 2);
+  EXPECT_NE(uneven.output.find("do not spread evenly over 3 nodes"), std::string::npos) << uneven.output;
+}
+
 // Every op answers with NCCL's choice and nccl-tests' bandwidths (busbw = algbw · factor).
 TEST(FitCli, PredictCollectiveAnswersEveryOp) {
   const std::pair<const char*, double> ops[] = {{"all_reduce", 1.75},     {"all_gather", 0.875}, {"reduce_scatter", 0.875},
@@ -64,7 +94,11 @@ TEST(FitCli, PredictCollectiveAnswersEveryOp) {
     const auto j = nlohmann::json::parse(r.output);
     EXPECT_EQ(j["op"], op);
     EXPECT_EQ(j["protocol"], "Simple") << op;  // 1 GiB: bandwidth-bound
-    EXPECT_EQ(j["algorithm"], std::string(op) == "all_to_all" || std::string(op) == "send_recv" ? "p2p" : "ring") << op;
+    // DGX H100 reduces in its NVSwitch: NVLS all-reduce (2 × 0.85 of the NVLink plan) beats the
+    // ring; NVLS all-gather / reduce-scatter (× 7/8 twice) does not (models/nccl_scaleout.h).
+    const std::string o = op;
+    const char* expected = o == "all_to_all" || o == "send_recv" ? "p2p" : o == "all_reduce" ? "nvls" : "ring";
+    EXPECT_EQ(j["algorithm"], expected) << op;
     EXPECT_GT(j["channels"].get<int>(), 0);
     EXPECT_NEAR(j["algbw"].get<double>(), 1073741824.0 / j["time_s"].get<double>(), 1.0);
     EXPECT_NEAR(j["busbw"].get<double>(), j["algbw"].get<double>() * factor, 1.0) << op;

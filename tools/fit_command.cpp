@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -15,12 +16,14 @@
 #include "models/calibration_data/calibration_file.h"
 #include "models/calibration_data/measurement_csv.h"
 #include "models/calibration_data/measurement_fit.h"
+#include "models/calibration_data/nccl_net_fit.h"
 #include "models/calibration_data/nccl_tests_fit.h"
 #include "models/calibration_data/nccl_tests_log.h"
 #include "models/error_stats.h"
 #include "sim/policies/overlap/ring_hops.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/json_output.h"
+#include "tools/nccl_fabric.h"
 #include "tools/report_command.h"
 #include "hw/realtime_prediction.h"
 #include "sim/scenario/calibration_reader.h"
@@ -66,7 +69,34 @@ std::vector<models::Measurement> read_dir(const std::string& dir) {
   return models::read_measurements_csv((std::filesystem::path(dir) / "measurements.csv").string());
 }
 
-// One log: fit its (op, ranks) group into `c` (replacing an earlier fit of that group), print it.
+// A multi-node log in NCCL's structure (models/calibration_data/nccl_net_fit.h): the preset's box
+// and NICs (one per GPU when the preset has no fabric), NIC rate and latencyInter fitted; kept
+// beside the group's effective fit so `predict --calibration` can answer other node counts.
+std::optional<models::NetworkCalibration> fit_network(const HardwareSpec& hw, const models::NcclTestsLog& log,
+                                                      models::CollectiveOp op, int64_t ranks, int64_t nodes) {
+  const int64_t per_node = ranks / nodes;
+  const int64_t box_gpus = static_cast<int64_t>(hw.gpus.size());
+  if (per_node > box_gpus) {
+    std::printf("  network: not fitted (%lld GPUs per node, '%s' has %lld)\n", static_cast<long long>(per_node),
+                hw.name.c_str(), static_cast<long long>(box_gpus));
+    return std::nullopt;
+  }
+  std::vector<int> order;
+  for (int i = 0; i < std::max<int64_t>(per_node, 2); ++i) order.push_back(i);
+  models::NcclBox box = nccl_box(hw, ring_hops(hw, order));
+  box.net.nodes = static_cast<int>(nodes);
+  box.net.gpus_per_node = static_cast<int>(box_gpus);
+  box.net.nics_per_node = hw.fabric.nics.empty() ? static_cast<int>(box_gpus) : static_cast<int>(hw.fabric.nics.size());
+  const models::NcclNetFit net = models::fit_nccl_net(log, op, static_cast<int>(ranks), box);
+  std::printf("  network in NCCL's structure (%d NICs per node): NIC %.4g GB/s, latencyInter %.3g s; median %.3f, max %.3f;"
+              " held out (every 4th size): median %.3f, max %.3f\n",
+              box.net.nics_per_node, net.nic_Bps / 1e9, net.hop_latency_s, net.in_sample.median, net.in_sample.max,
+              net.held_out.median, net.held_out.max);
+  return models::NetworkCalibration{box.net.nics_per_node, net.nic_Bps, net.hop_latency_s, net.in_sample.median,
+                                    net.held_out.median};
+}
+
+// One log: fit its (op, ranks, nodes) group into `c` (replacing an earlier fit of that group), print it.
 void fit_one_log(const FitOptions& o, const HardwareSpec& hw, const std::string& path, models::Calibration& c) {
   const models::NcclTestsLog log = models::read_nccl_tests_log(path);
   const std::string op_name = o.op.empty() ? log.collective : o.op;
@@ -75,22 +105,27 @@ void fit_one_log(const FitOptions& o, const HardwareSpec& hw, const std::string&
   if (!op) bad_argument("--op", fmt::format("unknown collective '{}'; ops: {}", op_name, models::collective_op_names()));
   const int64_t ranks = o.gpus > 0 ? o.gpus : log.ranks;
   if (ranks < 2) bad_argument("--gpus", fmt::format("{} has no rank lines; pass --gpus P (the ranks of the run)", path));
+  const int64_t nodes = o.nodes > 0 ? o.nodes : std::max(log.nodes, 1);
+  if (nodes > ranks || ranks % nodes != 0)
+    bad_argument("--nodes", fmt::format("{}: {} ranks do not spread evenly over {} nodes", path, ranks, nodes));
   // Recorded for reference: the bottleneck hop of a ring over the preset's first GPUs.
   std::vector<int> order;
   for (int i = 0; i < std::min<int64_t>(ranks, static_cast<int64_t>(hw.gpus.size())); ++i) order.push_back(i);
   if (order.size() < 2) bad_argument("--hardware", fmt::format("'{}' has a single GPU: no link to refer to", hw.name));
   const double link_Bps = ring_hops(hw, order).bottleneck_Bps();
-  const models::NcclTestsFit fit = models::fit_nccl_tests(log, *op, static_cast<int>(ranks), link_Bps);
+  models::NcclTestsFit fit = models::fit_nccl_tests(log, *op, static_cast<int>(ranks), link_Bps);
+  fit.calibration.nodes = static_cast<int>(nodes);
   if (c.gpu.empty()) {
     c.gpu = log.devices.empty() ? hw.gpus.front().model : log.devices.front();
     c.provenance.gpu_name = log.devices.empty() ? "" : log.devices.front();
   }
   std::erase_if(c.collectives, [&](const models::CollectiveCalibration& k) {
-    return k.op == fit.calibration.op && k.ranks == fit.calibration.ranks;
+    return k.op == fit.calibration.op && k.ranks == fit.calibration.ranks && k.nodes == fit.calibration.nodes;
   });
   c.collectives.push_back(fit.calibration);
   const models::CollectiveCalibration& k = fit.calibration;
-  std::printf("%s, %lld ranks, %d rows of %s\n", k.op.c_str(), static_cast<long long>(ranks), k.rows, path.c_str());
+  std::printf("%s, %lld ranks on %d node%s, %d rows of %s\n", k.op.c_str(), static_cast<long long>(ranks), k.nodes,
+              k.nodes == 1 ? "" : "s", k.rows, path.c_str());
   for (const models::ProtocolCalibration& p : k.protocols)
     std::printf("  %s %-6s latency %.3g s, busbw %.4g GB/s\n", p.algorithm.c_str(), p.protocol.c_str(), p.latency_s,
                 p.busbw_Bps / 1e9);
@@ -98,6 +133,7 @@ void fit_one_log(const FitOptions& o, const HardwareSpec& hw, const std::string&
               k.max_rel_error);
   std::printf("  held out (every 4th size, refitted on the rest): median %.3f, P95 %.3f, max %.3f\n",
               fit.held_out.median, fit.held_out.p95, fit.held_out.max);
+  if (nodes > 1) c.collectives.back().network = fit_network(hw, log, *op, ranks, nodes);
 }
 
 int fit_nccl_tests_command(const FitOptions& o) {
@@ -133,6 +169,8 @@ CLI::App* add_fit_subcommand(CLI::App& app, FitOptions& o) {
   cmd->add_option("--op", o.op, "nccl-tests: all_reduce | all_gather | reduce_scatter | all_to_all | broadcast | reduce | send_recv (default: from each log)");
   cmd->add_option("--gpus", o.gpus, "nccl-tests: ranks of the run (default: the log's rank lines)")
       ->check(CLI::Range(int64_t{2}, int64_t{65536}));
+  cmd->add_option("--nodes", o.nodes, "nccl-tests: nodes of the run (default: the hosts of the log's rank lines, else 1)")
+      ->check(CLI::Range(int64_t{1}, int64_t{65536}));
   cmd->add_option("--out", o.out, "calibration file (default: results/calibration/<gpu>.yaml)");
   return cmd;
 }

@@ -1,7 +1,7 @@
 // File: tools/fit_command.h
 // `parallax fit` and `parallax validate` (docs/calibration.md):
 //   fit DIR [--hardware PRESET] [--out FILE]           measurements.csv → calibration YAML
-//   fit --nccl-tests LOG --hardware PRESET [--op OP] [--gpus P] [--out FILE]
+//   fit --nccl-tests LOG... --hardware PRESET [--op OP] [--gpus P] [--nodes N] [--out FILE]
 //                                                      nccl-tests output → a collective fit
 //   validate DIR [--calibration FILE] [--hardware PRESET]
 //                                                      per-family error table, DIR/validation.csv/json
@@ -22,6 +22,7 @@ struct FitOptions {
   std::string hardware;    // preset; default from the measured GPU's name
   std::string op;          // nccl-tests: default from the log's name or text
   int64_t gpus = 0;        // nccl-tests: default the log's rank lines
+  int64_t nodes = 0;       // nccl-tests: default the hosts of the log's rank lines, else 1
   std::string out;         // default results/calibration/<gpu>.yaml
 };
 

@@ -102,9 +102,9 @@ int main(int argc, char** argv) {
   CLI::App* predict_coll = predict_cmd->add_subcommand("collective", "Time of one collective on a preset's ring");
   predict_coll->add_option("--hardware", pc.hardware, "hardware preset")->required();
   predict_coll->add_option("--op", pc.op, "all_reduce | all_gather | reduce_scatter | all_to_all | broadcast | reduce | send_recv")->required();
-  predict_coll->add_option("--gpus", pc.gpus, "GPUs 0..P-1")->required()->check(CLI::Range(int64_t{2}, int64_t{65536}));
+  predict_coll->add_option("--gpus", pc.gpus, "GPUs 0..P-1 (across the fabric's nodes: P/nodes on each)")->required()->check(CLI::Range(int64_t{2}, int64_t{65536}));
   predict_coll->add_option("--bytes", pc.bytes, "nccl-tests' S, e.g. 64MiB")->required();
-  predict_coll->add_option("--algo", pc.algo, "ring | double_ring | tree | p2p | auto")->capture_default_str();
+  predict_coll->add_option("--algo", pc.algo, "ring | double_ring | tree | p2p | nvls | nvls_tree | auto")->capture_default_str();
   predict_coll->add_option("--protocol", pc.protocol, "LL | LL128 | Simple | auto")->capture_default_str();
   predict_coll->add_option("--calibration", pc.calibration, "use the protocols fitted in this calibration file (parallax fit --nccl-tests)");
   parallax::PredictOverlapOptions po;

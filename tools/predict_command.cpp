@@ -2,7 +2,9 @@
 // Collective and overlap predictions as JSON (predict_command.h).
 #include "tools/predict_command.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -18,6 +20,7 @@
 #include "sim/scenario/byte_count.h"
 #include "sim/scenario/calibration_reader.h"
 #include "sim/scenario/scenario_loader.h"
+#include "tools/nccl_fabric.h"
 
 namespace parallax {
 
@@ -35,6 +38,22 @@ models::CollectiveOp parse_collective_op(const std::string& op) {
 void check_gpus(const HardwareSpec& hw, int64_t gpus, const std::string& option) {
   if (gpus < 1 || gpus > static_cast<int64_t>(hw.gpus.size()))
     bad_argument(option, fmt::format("must be in 1..{} on '{}', got {}", hw.gpus.size(), hw.name, gpus));
+}
+
+// GPUs of one box in a collective over `gpus`: all of them on one box; across the fabric's nodes
+// the group spans every node with the same count on each (NCCL's model, models/nccl_scaleout.h).
+int64_t gpus_per_box(const HardwareSpec& hw, int64_t gpus) {
+  const int nodes = hw.fabric.nodes;
+  if (nodes <= 1) {
+    check_gpus(hw, gpus, "--gpus");
+    return gpus;
+  }
+  const int64_t box = static_cast<int64_t>(hw.gpus.size());
+  if (gpus < nodes || gpus % nodes != 0 || gpus / nodes > box)
+    bad_argument("--gpus", fmt::format("must spread evenly over the {} nodes of '{}' ({}..{} GPUs, a multiple of {}), got {}",
+                                       nodes, hw.name, nodes, box * nodes, nodes, gpus));
+  if (hw.fabric.nics.empty()) bad_argument("--gpus", fmt::format("'{}' has {} nodes but no NICs in its fabric", hw.name, nodes));
+  return gpus / nodes;
 }
 
 // NCCL-flavoured ring: the topology's bandwidths, NCCL's Simple-protocol per-hop latency by link
@@ -86,12 +105,34 @@ int predict_calibrated_collective(const PredictCollectiveOptions& o, const Hardw
                                   int64_t bytes, const models::Protocol* protocol) {
   const std::string path = calibration_path(o.calibration, "");
   const models::Calibration cal = read_calibration(path);
-  const models::CollectiveCalibration* fit = cal.find_collective(std::string(models::to_string(op)), static_cast<int>(o.gpus));
+  // A fit answers for its own rank and node count: the preset's fabric says how many nodes.
+  const int nodes = std::max(hw.fabric.nodes, 1);
+  const models::CollectiveCalibration* fit =
+      cal.find_collective(std::string(models::to_string(op)), static_cast<int>(o.gpus), nodes);
+  // No fit of this group, but a multi-node fit of the op with its network: NCCL's model on the
+  // preset's nodes with the fitted NICs (tools/nccl_fabric.h).
+  const models::CollectiveCalibration* network = nodes > 1 && !fit ? cal.find_network(std::string(models::to_string(op))) : nullptr;
+  if (network) {
+    const int64_t per_box = gpus_per_box(hw, o.gpus);
+    std::vector<int> order;
+    for (int i = 0; i < std::max<int64_t>(per_box, 2); ++i) order.push_back(i);
+    const models::NcclBox box = with_calibrated_network(nccl_box(hw, ring_hops(hw, order)), *network->network);
+    const std::vector<models::NcclCandidate> candidates = models::nccl_candidates(op, o.gpus, box, {}, protocol);
+    if (candidates.empty()) bad_argument("--protocol", fmt::format("no NCCL candidate runs {} with {}", models::to_string(op), o.protocol));
+    nlohmann::ordered_json out = answer(hw, op, o.gpus, bytes, models::choose_nccl(op, o.gpus, static_cast<double>(bytes), candidates));
+    out["nodes"] = nodes;
+    out["calibration"] = path;
+    out["calibrated_network"] = fmt::format("{} x{} on {} nodes", network->op, network->ranks, network->nodes);
+    std::fputs(format_json(out).c_str(), stdout);
+    return 0;
+  }
   if (!fit) {
     std::string have;
-    for (const auto& k : cal.collectives) have += fmt::format("{}{} x{}", have.empty() ? "" : ", ", k.op, k.ranks);
-    bad_argument("--calibration", fmt::format("{} has no {} fit for {} GPUs (it has: {})", path, models::to_string(op),
-                                              o.gpus, have.empty() ? "none" : have));
+    for (const auto& k : cal.collectives)
+      have += fmt::format("{}{} x{}{}", have.empty() ? "" : ", ", k.op, k.ranks, k.nodes > 1 ? fmt::format(" on {} nodes", k.nodes) : "");
+    bad_argument("--calibration", fmt::format("{} has no {} fit for {} GPUs on {} node{} (it has: {})", path,
+                                              models::to_string(op), o.gpus, nodes, nodes == 1 ? "" : "s",
+                                              have.empty() ? "none" : have));
   }
   std::vector<models::NcclCandidate> candidates = models::calibrated_candidates(*fit);
   if (protocol) std::erase_if(candidates, [&](const models::NcclCandidate& c) { return c.protocol != *protocol; });
@@ -118,26 +159,27 @@ int predict_collective_command(const PredictCollectiveOptions& o) {
     bad_argument("--protocol", fmt::format("unknown protocol '{}'; protocols: LL, LL128, Simple, auto", o.protocol));
   const models::Protocol* protocol = pin ? &pinned : nullptr;
   if (!o.calibration.empty()) return predict_calibrated_collective(o, hw, op, *parsed.bytes, protocol);
-  check_gpus(hw, o.gpus, "--gpus");
-  if (o.algo != "ring" && o.algo != "double_ring" && o.algo != "tree" && o.algo != "p2p" && o.algo != "auto")
-    bad_argument("--algo", fmt::format("unknown algorithm '{}'; algorithms: ring, double_ring, tree, p2p, auto", o.algo));
+  const int64_t per_box = gpus_per_box(hw, o.gpus);
+  const bool across_nodes = hw.fabric.nodes > 1;
+  constexpr std::string_view kAlgorithms[] = {"ring", "double_ring", "tree", "p2p", "nvls", "nvls_tree", "auto"};
+  if (std::find(std::begin(kAlgorithms), std::end(kAlgorithms), o.algo) == std::end(kAlgorithms))
+    bad_argument("--algo", fmt::format("unknown algorithm '{}'; algorithms: ring, double_ring, tree, p2p, nvls, nvls_tree, auto", o.algo));
+  if (o.algo == "double_ring" && across_nodes) bad_argument("--algo", "double_ring runs inside one box only");
 
+  // The ring over the group's GPUs in one box (two at least: one GPU per node still has the
+  // box's links for NVLS and the local part of all-to-all).
   std::vector<int> order;
-  for (int i = 0; i < o.gpus; ++i) order.push_back(i);
+  for (int i = 0; i < std::max<int64_t>(per_box, std::min<int64_t>(2, static_cast<int64_t>(hw.gpus.size()))); ++i)
+    order.push_back(i);
   const models::RingParams ring = ring_hops(hw, order);
-  // NCCL's candidates on the box: every GPU reaches the ring's bottleneck hop; the slowest link
-  // kind on the ring sets the per-hop latencies.
-  models::NcclBox box;
-  box.generation = models::gpu_generation(hw.gpus.front().model);
-  box.link_Bps = ring.bottleneck_Bps();
-  for (const models::Hop& h : ring.hops)
-    if (h.link == models::LinkType::pcie) box.link = models::LinkType::pcie;
+  const models::NcclBox box = nccl_box(hw, ring);
   const std::string_view algorithm = o.algo == "auto" || o.algo == "double_ring" ? std::string_view{} : std::string_view{o.algo};
   std::vector<models::NcclCandidate> candidates;
   if (o.algo != "double_ring") candidates = models::nccl_candidates(op, o.gpus, box, algorithm, protocol);
   if (candidates.empty() && o.algo != "double_ring")
-    bad_argument("--algo", fmt::format("{}{} does not run {} (NCCL runs tree for all_reduce only and p2p for "
-                                       "all_to_all and send_recv)",
+    bad_argument("--algo", fmt::format("{}{} does not run {} (NCCL runs tree for all_reduce only, p2p for "
+                                       "all_to_all and send_recv, nvls on one Hopper NVSwitch box, nvls_tree "
+                                       "for all_reduce across Hopper NVSwitch boxes)",
                                        o.algo, pin ? " with protocol " + o.protocol : "", models::to_string(op)));
   std::optional<models::NcclChoice> choice;
   if (!candidates.empty()) choice = models::choose_nccl(op, o.gpus, bytes, candidates);
@@ -154,6 +196,7 @@ int predict_collective_command(const PredictCollectiveOptions& o) {
   }
   if (!choice) bad_argument("--algo", fmt::format("double_ring does not run {} with protocol {}", models::to_string(op), o.protocol));
   nlohmann::ordered_json out = answer(hw, op, o.gpus, *parsed.bytes, *choice);
+  out["nodes"] = std::max(hw.fabric.nodes, 1);
   out["ring_hops"] = hops_json(ring);
   std::fputs(format_json(out).c_str(), stdout);
   return 0;

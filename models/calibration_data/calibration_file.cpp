@@ -33,9 +33,15 @@ const CopyCalibration* Calibration::find_copy(const std::string& kind, const std
   return nullptr;
 }
 
-const CollectiveCalibration* Calibration::find_collective(const std::string& op, int ranks) const {
+const CollectiveCalibration* Calibration::find_collective(const std::string& op, int ranks, int nodes) const {
   for (const CollectiveCalibration& c : collectives)
-    if (c.op == op && c.ranks == ranks) return &c;
+    if (c.op == op && c.ranks == ranks && c.nodes == nodes) return &c;
+  return nullptr;
+}
+
+const CollectiveCalibration* Calibration::find_network(const std::string& op) const {
+  for (const CollectiveCalibration& c : collectives)
+    if (c.op == op && c.network) return &c;
   return nullptr;
 }
 
@@ -108,6 +114,8 @@ std::string format_calibration_yaml(const Calibration& c) {
     for (const CollectiveCalibration& k : c.collectives) {
       line(fmt::format("  - op: {}", k.op));
       line(fmt::format("    ranks: {}", k.ranks));
+      // One node is the default the reader assumes: files fitted on one box stay as they were.
+      if (k.nodes > 1) line(fmt::format("    nodes: {}", k.nodes));
       line(fmt::format("    link_Bps: {}", num(k.link_Bps)));
       line(fmt::format("    base_latency_s: {}", num(k.base_latency_s)));
       line(fmt::format("    step_latency_s: {}", num(k.step_latency_s)));
@@ -122,6 +130,10 @@ std::string format_calibration_yaml(const Calibration& c) {
       line(fmt::format("    median_rel_error: {}", num(k.median_rel_error)));
       line(fmt::format("    p95_rel_error: {}", num(k.p95_rel_error)));
       line(fmt::format("    max_rel_error: {}", num(k.max_rel_error)));
+      if (const auto& n = k.network)
+        line(fmt::format("    network: {{nics_per_node: {}, nic_Bps: {}, hop_latency_s: {}, median_rel_error: {}, held_out_median: {}}}",
+                         n->nics_per_node, num(n->nic_Bps), num(n->hop_latency_s), num(n->median_rel_error),
+                         num(n->held_out_median)));
     }
   }
   return y;

@@ -12,8 +12,9 @@
 //   launch: [{what, seconds, rows}]
 //   interference: {l2_self, l2_other, dram_self, dram_other, constant, rows}
 //   interdecom: [{m, n, k, copy_sms, copy_bytes, a_s, b_s, c_s, rows}]
-//   collectives: [{op, ranks, link_Bps, base_latency_s, step_latency_s, bandwidth_efficiency,
-//                  rows, median_rel_error, p95_rel_error, max_rel_error}]
+//   collectives: [{op, ranks, [nodes,] link_Bps, base_latency_s, step_latency_s, bandwidth_efficiency,
+//                  rows, median_rel_error, p95_rel_error, max_rel_error,
+//                  [network: {nics_per_node, nic_Bps, hop_latency_s, median_rel_error, held_out_median}]}]
 //
 // format_calibration_yaml writes it (deterministic: fixed key order, shortest round-trip numbers).
 // The strict reader is sim/scenario/calibration_reader.h (YAML parsing stays out of models/).
@@ -82,16 +83,28 @@ struct ProtocolCalibration {
   double busbw_Bps = 0.0;
 };
 
+// The network of a multi-node group in NCCL's structure (nccl_net_fit.h): with the preset's box
+// and NCCL's constants it answers for other node counts of the same op.
+struct NetworkCalibration {
+  int nics_per_node = 0;
+  double nic_Bps = 0.0;
+  double hop_latency_s = 0.0;     // tuning.cc's latencyInter
+  double median_rel_error = 0.0;  // on the fitted log
+  double held_out_median = 0.0;   // every 4th size held out
+};
+
 struct CollectiveCalibration {
   std::string op;            // a models::CollectiveOp name (all_reduce, ..., send_recv)
   std::vector<ProtocolCalibration> protocols;  // from fit --nccl-tests; empty: the one ring below
   int ranks = 0;
+  int nodes = 1;             // boxes the ranks spanned (nccl-tests' hosts); a fit answers only for its own
   double link_Bps = 0.0;     // per-GPU link bandwidth η refers to
   double base_latency_s = 0.0;
   double step_latency_s = 0.0;
   double bandwidth_efficiency = 1.0;
   int rows = 0;
   double median_rel_error = 0.0, p95_rel_error = 0.0, max_rel_error = 0.0;  // on the fitted log
+  std::optional<NetworkCalibration> network;  // multi-node logs only
 };
 
 struct Calibration {
@@ -105,7 +118,9 @@ struct Calibration {
   std::vector<CollectiveCalibration> collectives;
 
   const CopyCalibration* find_copy(const std::string& kind, const std::string& host_memory) const;
-  const CollectiveCalibration* find_collective(const std::string& op, int ranks) const;
+  const CollectiveCalibration* find_collective(const std::string& op, int ranks, int nodes) const;
+  // The first fit of `op` that carries a network (for node counts no fit was made for).
+  const CollectiveCalibration* find_network(const std::string& op) const;
 };
 
 inline constexpr const char* kCalibrationFormat = "parallax-calibration/1";

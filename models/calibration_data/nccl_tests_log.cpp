@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -183,6 +184,7 @@ NcclTestsLog parse_nccl_tests_log(std::string_view text, const std::string& path
   NcclTestsLog log;
   log.path = path;
   std::map<long long, std::string> device_of_rank;
+  std::map<long long, std::string> host_of_rank;
   std::optional<Layout> layout;
   for (size_t i = 0; i < lines.size(); ++i) {
     const int line_no = static_cast<int>(i + 1);
@@ -207,6 +209,9 @@ NcclTestsLog parse_nccl_tests_log(std::string_view text, const std::string& path
           device = std::string(rest);
         }
         device_of_rank[*rank] = device;
+        // "Rank 3 Group 0 Pid 13795 on HOST device 3 [...]": the host names count the nodes.
+        for (size_t k = 1; k + 1 < t.size(); ++k)
+          if (t[k] == "on") host_of_rank[*rank] = std::string(t[k + 1]);
       } else if (t.size() >= 5 && t[0] == "Avg" && t[1] == "bus" && t[2] == "bandwidth" && t[3] == ":") {
         log.avg_busbw_GBps = number(t[4]);
       }
@@ -221,6 +226,9 @@ NcclTestsLog parse_nccl_tests_log(std::string_view text, const std::string& path
   if (log.rows.empty()) throw DataError(path, 0, "the nccl-tests table has no rows with size > 0");
   log.ranks = static_cast<int>(device_of_rank.size());
   for (const auto& [rank, device] : device_of_rank) log.devices.push_back(device);
+  std::set<std::string> hosts;
+  for (const auto& [rank, host] : host_of_rank) hosts.insert(host);
+  log.nodes = static_cast<int>(hosts.size());
   const size_t slash = path.find_last_of('/');
   if (auto c = collective_in(slash == std::string::npos ? std::string_view(path)
                                                           : std::string_view(path).substr(slash + 1)))

@@ -46,6 +46,7 @@ struct NcclTestsLog {
   std::string path;
   int ranks = 0;                        // distinct "Rank N" lines; 0 when the log has none
   std::vector<std::string> devices;     // device names from the rank lines, in rank order
+  int nodes = 0;                        // distinct hosts ("on HOST") of the rank lines; 0 when none
   std::string collective;               // "all_reduce", "all_gather", "reduce_scatter" or ""
   std::vector<NcclTestsRow> rows;       // in file order; rows of size 0 are skipped
   std::optional<double> avg_busbw_GBps; // the trailer, if present

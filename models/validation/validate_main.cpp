@@ -66,19 +66,25 @@ void print_ring(const std::string& gpu, const std::string& box, double link_Bps,
              "{:.1f} %, P95 {:.1f} %\n", gpu, 100 * s.held_out.median, 100 * s.held_out.p95);
 }
 
-void print_nccl_table(const NcclValidation& v) {
+std::string gpus_label(int64_t ranks, VidurNodes nodes) {
+  return nodes == VidurNodes::one ? fmt::format("{}", ranks) : fmt::format("2x{}", ranks / 2);
+}
+
+void print_nccl_table(const NcclValidation& v, VidurNodes nodes) {
   fmt::print("| GPUs | size band | n | median | P95 | max | mean |\n|---|---|---|---|---|---|---|\n");
-  for (const auto& g : v.by_ranks_and_band) print_row(fmt::format("{} | {}", g.ranks, g.band), g.errors);
+  for (const auto& g : v.by_ranks_and_band) print_row(fmt::format("{} | {}", gpus_label(g.ranks, nodes), g.band), g.errors);
+  for (const auto& g : v.from_1MiB) print_row(fmt::format("{} | {}", gpus_label(g.ranks, nodes), g.band), g.errors);
   print_row("all | all", v.all);
 }
 
-void print_nccl(const std::string& gpu, const std::string& box, const NcclBox& nccl_box) {
+void print_nccl(const std::string& gpu, const std::string& box, const NcclBox& nccl_box, VidurNodes nodes) {
   const auto rows = read_vidur_all_reduce_csv(source_dir() + "/tests/data/vidur/network/" + box +
                                               "/all_reduce_rank0.csv");
-  fmt::print("\n### NCCL protocol model, all-reduce, {}: preset (uncalibrated, every single-node row)\n\n", gpu);
-  print_nccl_table(validate_nccl_preset(rows, nccl_box));
-  fmt::print("\n### NCCL protocol model, all-reduce, {}: calibrated per GPU count (held-out sizes)\n\n", gpu);
-  print_nccl_table(validate_nccl_calibrated(rows));
+  const char* which = nodes == VidurNodes::one ? "single-node" : "two-node";
+  fmt::print("\n### NCCL protocol model, all-reduce, {}: preset (uncalibrated, every {} row)\n\n", gpu, which);
+  print_nccl_table(validate_nccl_preset(rows, nccl_box, nodes), nodes);
+  fmt::print("\n### NCCL protocol model, all-reduce, {}: calibrated per GPU count ({} rows, held-out sizes)\n\n", gpu, which);
+  print_nccl_table(validate_nccl_calibrated(rows, nodes), nodes);
 }
 
 }  // namespace
@@ -90,8 +96,9 @@ int main() {
     print_gemm("h100", "h100/llama2_7b_gemm.csv", h100_sxm_hardware(), h100_sxm_gemm_calibrated());
     print_ring("a100", "a100_dgx", kA100NvlinkPerGpu_Bps, a100_dgx_ring_calibrated());
     print_ring("h100", "h100_dgx", kH100NvlinkPerGpu_Bps, h100_dgx_ring_calibrated());
-    print_nccl("a100", "a100_dgx", {GpuGeneration::ampere, LinkType::nvlink, kA100NvlinkPerGpu_Bps});
-    print_nccl("h100", "h100_dgx", {GpuGeneration::hopper, LinkType::nvlink, kH100NvlinkPerGpu_Bps});
+    print_nccl("a100", "a100_dgx", dgx_a100_nccl_box(), VidurNodes::one);
+    print_nccl("h100", "h100_dgx", dgx_h100_nccl_box(), VidurNodes::one);
+    print_nccl("a100", "a100_dgx", dgx_a100_nccl_box(), VidurNodes::two);
   } catch (const std::exception& e) {
     fmt::print(stderr, "parallax-validate-models: {}\n", e.what());
     return 1;

@@ -126,24 +126,44 @@ const ErrorSummary& nccl_band(const NcclValidation& v, int64_t ranks, const std:
 
 TEST(NcclValidation, A100Dgx) {
   const auto rows = read_vidur_all_reduce_csv(data("network/a100_dgx/all_reduce_rank0.csv"));
-  const NcclValidation cal = validate_nccl_calibrated(rows);
+  const NcclValidation cal = validate_nccl_calibrated(rows, VidurNodes::one);
   EXPECT_LT(cal.all.median, 0.03);
   EXPECT_LT(cal.all.p95, 0.41);
   for (int64_t p : {2, 4, 8}) EXPECT_LT(nccl_band(cal, p, ">8MiB").median, 0.025) << p;
-  const NcclValidation preset = validate_nccl_preset(rows, {GpuGeneration::ampere, LinkType::nvlink, kA100NvlinkPerGpu_Bps});
+  const NcclValidation preset = validate_nccl_preset(rows, dgx_a100_nccl_box(), VidurNodes::one);
   EXPECT_LT(preset.all.median, 0.43);
 }
 
 TEST(NcclValidation, H100Dgx) {
   const auto rows = read_vidur_all_reduce_csv(data("network/h100_dgx/all_reduce_rank0.csv"));
-  const NcclValidation cal = validate_nccl_calibrated(rows);
+  const NcclValidation cal = validate_nccl_calibrated(rows, VidurNodes::one);
   EXPECT_LT(cal.all.median, 0.062);
   EXPECT_LT(cal.all.p95, 0.33);
   for (int64_t p : {2, 4, 8}) EXPECT_LT(nccl_band(cal, p, ">8MiB").median, 0.067) << p;
-  const NcclValidation preset = validate_nccl_preset(rows, {GpuGeneration::hopper, LinkType::nvlink, kH100NvlinkPerGpu_Bps});
+  const NcclValidation preset = validate_nccl_preset(rows, dgx_h100_nccl_box(), VidurNodes::one);
   EXPECT_LT(preset.all.median, 0.125);
   EXPECT_LT(nccl_band(preset, 8, ">8MiB").median, 0.09);
   EXPECT_LT(nccl_band(preset, 4, ">8MiB").median, 0.05);
+}
+
+const ErrorSummary& from_1MiB(const NcclValidation& v, int64_t ranks) {
+  for (const auto& g : v.from_1MiB)
+    if (g.ranks == ranks) return g.errors;
+  throw std::runtime_error("no >=1MiB group");
+}
+
+// vidur's two-node A100 rows (2 × 1/2/4/8 GPUs). The preset (8 × HDR 25 GB/s per box) predicts
+// 5–10× the bandwidth these runs reached (docs/models.md): the bounds below record that, they do
+// not meet issue 18's 15 % bar. The calibrated fit per GPU count does.
+TEST(NcclValidation, A100TwoNodes) {
+  const auto rows = read_vidur_all_reduce_csv(data("network/a100_dgx/all_reduce_rank0.csv"));
+  const NcclValidation preset = validate_nccl_preset(rows, dgx_a100_nccl_box(), VidurNodes::two);
+  EXPECT_EQ(preset.all.count, 3976u);
+  EXPECT_LT(from_1MiB(preset, 16).median, 0.95);  // 88.4 % at commit time (docs/models.md)
+  const NcclValidation cal = validate_nccl_calibrated(rows, VidurNodes::two);
+  EXPECT_LT(cal.all.median, 0.035);
+  EXPECT_LT(from_1MiB(cal, 16).median, 0.07);
+  EXPECT_LT(from_1MiB(cal, 2).median, 0.02);
 }
 
 TEST(Calibration, YamlMirrorsCodeConstants) {

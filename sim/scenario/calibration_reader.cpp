@@ -133,16 +133,28 @@ models::ProtocolCalibration read_protocol_fit(const ConfigNode& node, const std:
   return p;
 }
 
+models::NetworkCalibration read_network_fit(const ConfigNode& node, const std::string& path) {
+  const MapFields f(node, path, {"nics_per_node", "nic_Bps", "hop_latency_s", "median_rel_error", "held_out_median"});
+  models::NetworkCalibration n;
+  n.nics_per_node = static_cast<int>(read_integer_in(f.required("nics_per_node"), f.path_of("nics_per_node"), 1, 1024));
+  n.nic_Bps = read_positive(f.required("nic_Bps"), f.path_of("nic_Bps"));
+  n.hop_latency_s = read_non_negative(f.required("hop_latency_s"), f.path_of("hop_latency_s"));
+  n.median_rel_error = optional_number(f, "median_rel_error").value_or(0.0);
+  n.held_out_median = optional_number(f, "held_out_median").value_or(0.0);
+  return n;
+}
+
 models::CollectiveCalibration read_collective(const ConfigNode& node, const std::string& path) {
   const MapFields f(node, path,
-                    {"op", "ranks", "link_Bps", "base_latency_s", "step_latency_s", "bandwidth_efficiency",
-                     "protocols", "rows", "median_rel_error", "p95_rel_error", "max_rel_error"});
+                    {"op", "ranks", "nodes", "link_Bps", "base_latency_s", "step_latency_s", "bandwidth_efficiency",
+                     "protocols", "rows", "median_rel_error", "p95_rel_error", "max_rel_error", "network"});
   models::CollectiveCalibration c;
   c.op = read_choice(f.required("op"), f.path_of("op"),
                      {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "reduce", "send_recv"});
   if (const ConfigNode* n = f.optional("protocols"))
     c.protocols = read_list<models::ProtocolCalibration>(*n, f.path_of("protocols"), read_protocol_fit);
   c.ranks = static_cast<int>(read_integer_in(f.required("ranks"), f.path_of("ranks"), 2, 1'000'000));
+  if (const ConfigNode* n = f.optional("nodes")) c.nodes = static_cast<int>(read_integer_in(*n, f.path_of("nodes"), 1, c.ranks));
   c.link_Bps = read_positive(f.required("link_Bps"), f.path_of("link_Bps"));
   c.base_latency_s = read_non_negative(f.required("base_latency_s"), f.path_of("base_latency_s"));
   c.step_latency_s = read_non_negative(f.required("step_latency_s"), f.path_of("step_latency_s"));
@@ -151,6 +163,7 @@ models::CollectiveCalibration read_collective(const ConfigNode& node, const std:
   c.median_rel_error = optional_number(f, "median_rel_error").value_or(0.0);
   c.p95_rel_error = optional_number(f, "p95_rel_error").value_or(0.0);
   c.max_rel_error = optional_number(f, "max_rel_error").value_or(0.0);
+  if (const ConfigNode* n = f.optional("network")) c.network = read_network_fit(*n, f.path_of("network"));
   return c;
 }
 

@@ -49,6 +49,10 @@ models::Calibration sample() {
   k.bandwidth_efficiency = 0.6536;
   k.rows = 24;
   c.collectives.push_back(k);
+  k.nodes = 2;  // the same group measured across two boxes: a fit of its own
+  k.bandwidth_efficiency = 0.1;
+  k.network = models::NetworkCalibration{8, 40.8e9, 8.18e-6, 0.035, 0.052};
+  c.collectives.push_back(k);
   return c;
 }
 
@@ -75,8 +79,15 @@ TEST(CalibrationFile, WhatFitWritesReadsBack) {
   EXPECT_EQ(back.copy[1].bandwidth_Bps, 55e9);
   EXPECT_EQ(back.interference->coefficients.l2_self, -0.1);
   EXPECT_EQ(back.interdecom[0].c_s, 9e-4);
-  ASSERT_NE(back.find_collective("all_gather", 16), nullptr);
-  EXPECT_EQ(back.find_collective("all_gather", 16)->bandwidth_efficiency, 0.6536);
+  ASSERT_NE(back.find_collective("all_gather", 16, 1), nullptr);
+  EXPECT_EQ(back.find_collective("all_gather", 16, 1)->bandwidth_efficiency, 0.6536);
+  ASSERT_NE(back.find_collective("all_gather", 16, 2), nullptr);
+  EXPECT_EQ(back.find_collective("all_gather", 16, 2)->bandwidth_efficiency, 0.1);
+  EXPECT_EQ(back.find_collective("all_gather", 16, 4), nullptr);
+  ASSERT_NE(back.find_network("all_gather"), nullptr);
+  EXPECT_EQ(back.find_network("all_gather")->network->nic_Bps, 40.8e9);
+  EXPECT_EQ(back.find_network("all_gather")->network->nics_per_node, 8);
+  EXPECT_EQ(back.find_network("all_reduce"), nullptr);
   EXPECT_EQ(models::format_calibration_yaml(back), text);  // deterministic, lossless
 }
 

@@ -347,8 +347,9 @@ void FlowSolver::solve(Time now) {
   fill_.clear();
   for (ConstraintId cid : comp_constraints_) {
     const Constraint& c = constraints_[cid];
-    if (c.demand > 0) fill_.set(cid, c.remaining / c.demand);
+    if (c.demand > 0) fill_.append(cid, c.remaining / c.demand);
   }
+  fill_.heapify();
 
   // Progressive filling: every unfixed class runs at the common level lambda; the constraint
   // with the smallest remaining/demand saturates first and fixes its classes (they join its

@@ -7,10 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
 #include "sim/engine/random_streams.h"
+#include "sim/platform/indexed_heap.h"
 
 namespace parallax {
 namespace {
@@ -160,6 +162,41 @@ TEST(FlowSolver, CancelledMembersOfAClassAreSkipped) {
   EXPECT_EQ(at[1], Time::seconds(4.5));
   EXPECT_EQ(at[2], Time::seconds(5.5));
   EXPECT_EQ(s.active_flows(), 0u);
+}
+
+// The solver's heap built in bulk (append + heapify) pops in (key, id) order, ties by id, and keeps
+// every position right for later changes and removals.
+TEST(IndexedHeap, BulkBuildPopsInKeyThenIdOrder) {
+  struct PositionIn {
+    std::vector<int32_t>* pos;
+    int32_t& operator()(uint32_t id) const { return (*pos)[id]; }
+  };
+  RandomStreams streams(7);
+  RandomStream& rng = streams.stream("heap");
+  for (uint32_t n : {0u, 1u, 2u, 5u, 17u, 200u}) {
+    std::vector<int32_t> pos(n, -1);
+    IndexedHeap<double, PositionIn> heap(PositionIn{&pos});
+    std::vector<std::pair<double, uint32_t>> expect;
+    for (uint32_t id = 0; id < n; ++id) {
+      const double key = static_cast<double>(rng.uniform_int(8));  // many ties
+      heap.append(id, key);
+      expect.emplace_back(key, id);
+    }
+    heap.heapify();
+    if (n > 3) {  // a change and a removal after the build
+      heap.set(3, -1.0);
+      expect[3].first = -1.0;
+      heap.remove(1);
+      expect.erase(expect.begin() + 1);
+    }
+    std::sort(expect.begin(), expect.end());
+    std::vector<std::pair<double, uint32_t>> got;
+    while (!heap.empty()) {
+      got.emplace_back(heap.top_key(), heap.top_id());
+      heap.pop();
+    }
+    EXPECT_EQ(got, expect) << "n = " << n;
+  }
 }
 
 // Only the touched component is re-solved: flows on disjoint links do not join the solve.

@@ -29,6 +29,7 @@ ConstraintId FlowSolver::add_constraint(double capacity) {
   constraints_.push_back(Constraint{});
   constraints_.back().capacity = capacity;
   constraint_groups_.emplace_back(this);
+  constraint_completion_pos_.push_back(-1);
   return static_cast<ConstraintId>(constraints_.size() - 1);
 }
 
@@ -63,6 +64,7 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
     class_mark_.push_back(0);
     class_fixed_.push_back(0);
     own_groups_.emplace_back(this);
+    own_completion_pos_.push_back(-1);
   }
   FlowClass& k = classes_[id];
   k.elements = std::move(merged);
@@ -70,6 +72,7 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
   k.bound = bound;
   k.members = 0;
   k.heap.clear();
+  k.cancelled = 0;
   k.group = kNoGroup;
   k.s_base = k.g_base = 0;
   k.group_pos = -1;
@@ -141,6 +144,7 @@ bool FlowSolver::cancel(FlowId f, Time now) {
   --active_flows_;
   if (--k.members == 0) deactivate(id);
   else {
+    ++k.cancelled;
     drop_cancelled_top(k);
     if (k.group != kNoGroup) {
       place_in_group(id);
@@ -176,6 +180,7 @@ void FlowSolver::deactivate(FlowClassId id) {
     }
   }
   k.heap.clear();
+  k.cancelled = 0;
   if (k.group != kNoGroup) {
     const GroupId g = k.group;
     remove_from_group(id);
@@ -193,13 +198,15 @@ void FlowSolver::mark_dirty(FlowClassId id) {
   }
 }
 
+// Without cancellations every entry is live: no look-up of the (cold) flow records.
 void FlowSolver::drop_cancelled_top(FlowClass& k) {
-  while (!k.heap.empty()) {
+  while (k.cancelled > 0 && !k.heap.empty()) {
     const Member& m = k.heap.front();
     const Flow& f = flows_[m.flow];
     if (f.active && &classes_[f.cls] == &k && f.level == m.level) return;
     std::pop_heap(k.heap.begin(), k.heap.end(), std::greater<>{});
     k.heap.pop_back();
+    --k.cancelled;
   }
 }
 
@@ -340,8 +347,9 @@ void FlowSolver::solve(Time now) {
   fill_.clear();
   for (ConstraintId cid : comp_constraints_) {
     const Constraint& c = constraints_[cid];
-    if (c.demand > 0) fill_.set(cid, c.remaining / c.demand);
+    if (c.demand > 0) fill_.append(cid, c.remaining / c.demand);
   }
+  fill_.heapify();
 
   // Progressive filling: every unfixed class runs at the common level lambda; the constraint
   // with the smallest remaining/demand saturates first and fixes its classes (they join its

@@ -98,7 +98,7 @@ class FlowSolver {
   };
   struct GroupInCompletions {
     FlowSolver* solver = nullptr;
-    int32_t& operator()(uint32_t g) const { return solver->group(g).heap_pos; }
+    int32_t& operator()(uint32_t g) const { return solver->completion_pos(g); }
   };
   struct ConstraintInFill {
     FlowSolver* solver = nullptr;
@@ -120,7 +120,6 @@ class FlowSolver {
     double service = 0;  // per-member service since the group last emptied
     int64_t last_ps = 0;
     IndexedHeap<double, ClassInGroup> heap;  // classes by the group service of their first finish
-    int32_t heap_pos = -1;                   // in the completion heap of groups
     // solve() scratch: the rate before the solve, and whether a class joined, left or was re-keyed;
     // a group with neither change keeps its completion time.
     double lambda_before = 0;
@@ -139,6 +138,7 @@ class FlowSolver {
     double bound = kUnbounded;
     uint32_t members = 0;
     std::vector<Member> heap;    // min-heap by level (class-service units); cancelled ones lazily
+    uint32_t cancelled = 0;      // entries of `heap` whose flow was cancelled (not yet dropped)
     // Service of a member of this class at time t: s_base + (group service at t - g_base).
     GroupId group = kNoGroup;
     double s_base = 0;
@@ -158,6 +158,10 @@ class FlowSolver {
   Group& group(GroupId g) { return g & kOwnGroup ? own_groups_[g & ~kOwnGroup] : constraint_groups_[g]; }
   const Group& group(GroupId g) const {
     return g & kOwnGroup ? own_groups_[g & ~kOwnGroup] : constraint_groups_[g];
+  }
+  // Positions in the completion heap, kept apart from the groups: a sift touches only this array.
+  int32_t& completion_pos(GroupId g) {
+    return g & kOwnGroup ? own_completion_pos_[g & ~kOwnGroup] : constraint_completion_pos_[g];
   }
   void advance_group(Group& g, int64_t now_ps);
   double class_service(const FlowClass& k, int64_t now_ps) const;
@@ -180,6 +184,8 @@ class FlowSolver {
   std::vector<uint32_t> class_mark_;
   std::vector<uint8_t> class_fixed_;
   std::vector<Group> own_groups_;
+  std::vector<int32_t> constraint_completion_pos_;
+  std::vector<int32_t> own_completion_pos_;
   std::vector<FlowClassId> free_classes_;
   std::vector<Flow> flows_;
   std::vector<FlowId> free_flows_;

@@ -7,10 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
 #include "sim/engine/random_streams.h"
+#include "sim/platform/indexed_heap.h"
 
 namespace parallax {
 namespace {
@@ -125,6 +127,76 @@ TEST(FlowSolver, CancelFreesTheShare) {
   s.solve(Time::seconds(1));
   EXPECT_DOUBLE_EQ(s.rate(b), kGB);
   EXPECT_EQ(s.next_completion(), Time::seconds(1.5));
+}
+
+// Members of one class, the first to finish cancelled and its flow id reused by a new member:
+// the cancelled entry must be skipped (never reported), the reused id must finish at its own
+// level. 1 GB/s shared by the live members: a (1 GB) is cancelled at 0 and d (0.5 GB) takes its id;
+// b (2 GB), c (3 GB) and d share 1/3 GB/s each until d ends at 1.5 s; then b and c get 0.5 GB/s:
+// b's last 1.5 GB end at 4.5 s; c's last 1 GB runs alone at 1 GB/s, ending at 5.5 s.
+TEST(FlowSolver, CancelledMembersOfAClassAreSkipped) {
+  FlowSolver s;
+  ConstraintId l = s.add_constraint(kGB);
+  FlowClassId k = s.make_class(std::vector<FlowElement>{{l, 1}});
+  const FlowId a = s.start(k, 1e9, 1, Time::zero());
+  s.start(k, 2e9, 2, Time::zero());
+  s.start(k, 3e9, 3, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_TRUE(s.cancel(a, Time::zero()));
+  const FlowId d = s.start(k, 0.5e9, 4, Time::zero());
+  EXPECT_EQ(d, a);  // the id is reused
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(d), kGB / 3);
+  std::vector<uint64_t> done;
+  std::vector<Time> at;
+  while (s.next_completion() != Time::max()) {
+    const Time t = s.next_completion();
+    const size_t before = done.size();
+    s.collect_completed(t, done);
+    at.insert(at.end(), done.size() - before, t);
+    s.solve(t);
+  }
+  EXPECT_EQ(done, (std::vector<uint64_t>{4, 2, 3}));
+  ASSERT_EQ(at.size(), 3u);
+  EXPECT_EQ(at[0], Time::seconds(1.5));  // 0.5 GB at 1/3 GB/s
+  EXPECT_EQ(at[1], Time::seconds(4.5));
+  EXPECT_EQ(at[2], Time::seconds(5.5));
+  EXPECT_EQ(s.active_flows(), 0u);
+}
+
+// The solver's heap built in bulk (append + heapify) pops in (key, id) order, ties by id, and keeps
+// every position right for later changes and removals.
+TEST(IndexedHeap, BulkBuildPopsInKeyThenIdOrder) {
+  struct PositionIn {
+    std::vector<int32_t>* pos;
+    int32_t& operator()(uint32_t id) const { return (*pos)[id]; }
+  };
+  RandomStreams streams(7);
+  RandomStream& rng = streams.stream("heap");
+  for (uint32_t n : {0u, 1u, 2u, 5u, 17u, 200u}) {
+    std::vector<int32_t> pos(n, -1);
+    IndexedHeap<double, PositionIn> heap(PositionIn{&pos});
+    std::vector<std::pair<double, uint32_t>> expect;
+    for (uint32_t id = 0; id < n; ++id) {
+      const double key = static_cast<double>(rng.uniform_int(8));  // many ties
+      heap.append(id, key);
+      expect.emplace_back(key, id);
+    }
+    heap.heapify();
+    if (n > 3) {  // a change and a removal after the build
+      heap.set(3, -1.0);
+      expect[3].first = -1.0;
+      heap.remove(1);
+      expect.erase(expect.begin() + 1);
+    }
+    std::sort(expect.begin(), expect.end());
+    std::vector<std::pair<double, uint32_t>> got;
+    while (!heap.empty()) {
+      got.emplace_back(heap.top_key(), heap.top_id());
+      heap.pop();
+    }
+    EXPECT_EQ(got, expect) << "n = " << n;
+  }
 }
 
 // Only the touched component is re-solved: flows on disjoint links do not join the solve.

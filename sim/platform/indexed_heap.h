@@ -56,6 +56,17 @@ class IndexedHeap {
 
   void pop() { remove(top_id()); }
 
+  // Bulk building: append ids not in the heap, then heapify() once (O(n) instead of n sifts).
+  // Until heapify() the heap order does not hold: no other call in between.
+  void append(uint32_t id, Key key) {
+    pos_(id) = static_cast<int32_t>(items_.size());
+    items_.emplace_back(key, id);
+  }
+  void heapify() {
+    if (items_.size() < 2) return;
+    for (size_t i = (items_.size() - 2) / kArity + 1; i-- > 0;) down(i);  // every parent, last first
+  }
+
   void clear() {
     for (const auto& item : items_) pos_(item.second) = -1;
     items_.clear();

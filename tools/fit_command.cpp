@@ -18,6 +18,7 @@
 #include "models/calibration_data/nccl_tests_fit.h"
 #include "models/calibration_data/nccl_tests_log.h"
 #include "models/error_stats.h"
+#include "sim/platform/sim_platform.h"
 #include "sim/policies/overlap/ring_hops.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/json_output.h"
@@ -79,7 +80,9 @@ void fit_one_log(const FitOptions& o, const HardwareSpec& hw, const std::string&
   std::vector<int> order;
   for (int i = 0; i < std::min<int64_t>(ranks, static_cast<int64_t>(hw.gpus.size())); ++i) order.push_back(i);
   if (order.size() < 2) bad_argument("--hardware", fmt::format("'{}' has a single GPU: no link to refer to", hw.name));
-  const double link_Bps = ring_hops(hw, order).bottleneck_Bps();
+  Engine routes_engine;  // the ring is asked of the machine's paths
+  SimPlatform machine(routes_engine, hw);
+  const double link_Bps = ring_hops(machine, order).bottleneck_Bps();
   const models::NcclTestsFit fit = models::fit_nccl_tests(log, *op, static_cast<int>(ranks), link_Bps);
   if (c.gpu.empty()) {
     c.gpu = log.devices.empty() ? hw.gpus.front().model : log.devices.front();

@@ -12,6 +12,7 @@
 #include "models/nccl_tuning.h"
 #include "models/double_ring.h"
 #include "models/overlap_selector.h"
+#include "sim/platform/sim_platform.h"
 #include "sim/policies/overlap/overlap_machine.h"
 #include "sim/policies/overlap/ring_hops.h"
 #include "sim/report/json_output.h"
@@ -124,7 +125,9 @@ int predict_collective_command(const PredictCollectiveOptions& o) {
 
   std::vector<int> order;
   for (int i = 0; i < o.gpus; ++i) order.push_back(i);
-  const models::RingParams ring = ring_hops(hw, order);
+  Engine routes_engine;  // rings are asked of the machine's paths
+  SimPlatform machine(routes_engine, hw);
+  const models::RingParams ring = ring_hops(machine, order);
   // NCCL's candidates on the box: every GPU reaches the ring's bottleneck hop; the slowest link
   // kind on the ring sets the per-hop latencies.
   models::NcclBox box;
@@ -146,7 +149,7 @@ int predict_collective_command(const PredictCollectiveOptions& o) {
   const bool ring_op = op != models::CollectiveOp::all_to_all && op != models::CollectiveOp::send_recv;
   if (o.algo == "double_ring" && ring_op && (!pin || pinned == models::Protocol::simple)) {
     const std::vector<int> both[2] = {order, counter_rotating_order(order)};
-    const std::vector<models::RingParams> twin = concurrent_ring_hops(hw, both);
+    const std::vector<models::RingParams> twin = concurrent_ring_hops(machine, both);
     const models::CollectiveCost c =
         models::double_ring_cost(op, bytes, models::DoubleRingParams{nccl_ring(twin[0]), nccl_ring(twin[1])}).total;
     if (!choice || c.time_s < choice->cost.time_s)
@@ -175,7 +178,9 @@ int predict_overlap_command(const PredictOverlapOptions& o) {
     bad_argument("--m/--n/--k/--tp", e.what());
   }
   const models::OverlapParams params;
-  const OverlapGroup g = overlap_group(hw, p.tp);
+  Engine routes_engine;
+  SimPlatform machine(routes_engine, hw);
+  const OverlapGroup g = overlap_group(machine, p.tp);
   const models::OverlapPrediction pred = models::predict_overlap(p, g.machine, params);
   nlohmann::ordered_json out;
   out["hardware"] = hw.name;

@@ -114,7 +114,7 @@ Outcome run_one(std::string_view policy_name, const Draw& d, uint64_t seed) {
   policy.closed_form = d.closed_form;
   policy.record_timeline = true;
   RandomStreams streams(seed);
-  ServerlessNode node(platform, policy, d.models, d.functions, node_links(sim), streams.stream("gpu_select"));
+  ServerlessNode node(platform, policy, d.models, d.functions, node_links(platform), streams.stream("gpu_select"));
   node.start(d.arrivals);
   engine.run(d.cut);
 

@@ -18,7 +18,7 @@
 #include "sim/report/chrome_trace.h"
 #include "sim/report/time_bins.h"
 #include "sim/scenario/gpu_partitioning_reader.h"
-#include "sim/scenario/model_catalog.h"
+#include "sim/scenario/model_catalog_reader.h"
 #include "sim/workload/arrival_process.h"
 #include "tools/colocate_series.h"
 #include "sim/report/run_timing.h"

@@ -1,5 +1,5 @@
-// File: sim/workload/transfer_replay.cpp
-#include "sim/workload/transfer_replay.h"
+// File: sim/scenario/transfer_replay.cpp
+#include "sim/scenario/transfer_replay.h"
 
 #include <fmt/format.h>
 

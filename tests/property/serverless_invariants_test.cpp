@@ -36,7 +36,7 @@
 #include "sim/policies/serverless/serverless_metrics.h"
 #include "sim/policies/serverless/serverless_node.h"
 #include "sim/policies/serverless/serverless_test_machine.h"
-#include "sim/scenario/model_catalog.h"
+#include "sim/scenario/model_catalog_reader.h"
 #include "tests/property/checked_platform.h"
 #include "tests/property/property_seeds.h"
 #include "tools/serverless_sim.h"

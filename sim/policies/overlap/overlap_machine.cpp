@@ -29,7 +29,7 @@ models::GpuComputeParams overlap_gpu_params(const GpuSpec& gpu) {
 
 OverlapGroup overlap_group(Platform& platform, int64_t tp) {
   if (tp < 1 || tp > platform.gpu_count())
-    throw PlatformError(fmt::format("tp = {} needs 1..{} GPUs (the machine has {})", tp, platform.gpu_count(), platform.gpu_count()));
+    throw PlatformError(fmt::format("tp = {} needs 1..{} GPUs, the machine's", tp, platform.gpu_count()));
   OverlapGroup g;
   for (int i = 0; i < tp; ++i) g.order.push_back(i);
   g.reverse_order = counter_rotating_order(g.order);

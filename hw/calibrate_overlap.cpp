@@ -10,7 +10,7 @@
 #include "hw/cuda_check.h"
 #include "hw/intensity_shape.h"
 #include "hw/kernels.h"
-#include "sim/scenario/model_catalog.h"
+#include "sim/scenario/model_catalog_reader.h"
 
 namespace parallax::hw {
 

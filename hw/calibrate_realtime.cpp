@@ -64,8 +64,8 @@ CaseResult Calibrator::serverless_case(const PlanCase& c) {
   const ServerlessTrial t = serverless_trial_from(as_row(c));
   CudaPlatformOptions options;
   options.pinned_host = true;
-  // The node sizes a layer's kernel as compute_s x peak_flops: the intensity kernel's FP32 rate.
-  options.peak_flops = t.flops_per_s;
+  // Layers are kernels described by time: the intensity kernel at its measured FP32 rate.
+  options.kernel_flops_per_s = t.flops_per_s;
   CudaPlatform platform(options);
   warm_up(platform);
   const ServerlessOutcome o = run_serverless_trial(platform, t, [&] { platform.run(); });

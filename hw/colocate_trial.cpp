@@ -11,7 +11,7 @@
 #include "sim/engine/random_streams.h"
 #include "sim/policies/colocate/colocation_node.h"
 #include "sim/policies/colocate/colocation_presets.h"
-#include "sim/scenario/model_catalog.h"
+#include "sim/scenario/model_catalog_reader.h"
 
 namespace parallax::hw {
 
@@ -23,14 +23,17 @@ double colocate_metric(const ColocateOutcome& o, std::string_view metric) {
   throw std::invalid_argument(fmt::format("unknown colocate metric '{}'", metric));
 }
 
+GpuPartitioning colocate_trial_rules(const ColocateTrial& t) {
+  return green_rules("trial", t.sms, t.green_min_sms, t.green_multiple_sms);
+}
+
 ColocateOutcome run_colocate_trial(Platform& platform, const ColocateTrial& t, bool interference_on,
                                    const InterferenceCoefficients& interference, const std::function<void()>& run) {
-  const GpuPartitioning rules = green_rules("trial", t.sms, t.green_min_sms, t.green_multiple_sms);
   ColocationSetup setup;
   setup.gpu.gpu = 0;
   // η_c = 0.75 and a per-SM bandwidth cap of 2·HBM/SMs, as the colocate scenarios default to.
   setup.gpu.rates = DeviceRates{t.sms, t.flops_per_s, t.hbm_Bps, 2 * t.hbm_Bps / t.sms, 0.75, t.launch_s};
-  setup.gpu.partitioning = &rules;
+  setup.gpu.partitioning = &platform.partitioning(0);
   setup.ls_kernels = colocate_request_kernels(t.ls_model, t.ls_batch);
   setup.be_kernels = colocate_request_kernels(t.be_model, t.be_batch);
   setup.interference = interference;

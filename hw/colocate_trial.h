@@ -17,6 +17,7 @@
 
 #include "hw/trial_config.h"
 #include "models/kernel_interference.h"
+#include "sim/platform/gpu_partitioning.h"
 #include "sim/platform/platform.h"
 
 namespace parallax::hw {
@@ -29,7 +30,13 @@ struct ColocateOutcome {
 };
 double colocate_metric(const ColocateOutcome& o, std::string_view metric);
 
+// The green-context rules of the trial's GPU (model "trial"), for a SimPlatform standing in for
+// the device: SimPlatform(engine, spec, log, {colocate_trial_rules(t)}).
+GpuPartitioning colocate_trial_rules(const ColocateTrial& t);
+
 // Runs the trial on `platform`, starting now: arrivals are shifted to start at platform.now().
+// The partitioning rules are the platform's (partitioning(0)); the rates are the trial's (its
+// measured FP32 rate and HBM bandwidth, which the device cannot report).
 // `run` drives the platform until it is idle. interference_on: the node slows co-running kernels
 // by `interference` (the simulator's model); false on hardware, where co-running kernels slow
 // each other by themselves. Throws std::logic_error if an LS request never finished.

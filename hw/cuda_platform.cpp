@@ -36,7 +36,12 @@ CudaPlatform::CudaPlatform(CudaPlatformOptions options)
     s.sms = d.sms;
     s.memory_bytes = d.memory_bytes;
     s.hbm_Bps = d.hbm_Bps;
-    s.peak_flops = options_.peak_flops;  // not readable from the device (CudaPlatformOptions)
+    s.peak_flops = 0;  // not readable from the device
+    Gpu& g = gpus_[static_cast<size_t>(i)];
+    if (d.green_min_sms > 0)
+      g.rules = green_rules(d.name, d.sms, d.green_min_sms, d.green_multiple_sms);
+    else
+      g.green_error = d.green_error.empty() ? "green contexts unavailable" : d.green_error;
   }
   host_buffers_.resize(static_cast<size_t>(std::max(1, options_.host_count)));
 }
@@ -87,6 +92,54 @@ void CudaPlatform::check_gpu(GpuId gpu) const {
 const GpuSpec& CudaPlatform::gpu(GpuId id) const {
   check_gpu(id);
   return gpus_[static_cast<size_t>(id)].spec;
+}
+
+void CudaPlatform::check_host(int host) const {
+  if (host < 0 || host >= host_count())
+    throw PlatformError(fmt::format("no host {} (this machine has {})", host, host_count()));
+}
+
+const GpuPartitioning& CudaPlatform::partitioning(GpuId id) const {
+  check_gpu(id);
+  const Gpu& g = gpus_[static_cast<size_t>(id)];
+  if (!g.green_error.empty())
+    throw PlatformError(fmt::format("GPU {} ('{}') cannot be partitioned: {}", id, g.spec.model, g.green_error));
+  return g.rules;
+}
+
+// Resources: GPU g's PCIe link is 2g (towards the GPU) and 2g + 1 (from it); a direct peer link
+// a -> b is 2G + a*G + b.
+PathLink CudaPlatform::pcie_link(GpuId gpu, bool to_gpu) const {
+  return {static_cast<uint32_t>(2 * gpu + (to_gpu ? 0 : 1)), LinkKind::pcie, false, 0.0};
+}
+
+Path CudaPlatform::path(Endpoint src, Endpoint dst) {
+  for (const Endpoint e : {src, dst})
+    if (e.kind == Endpoint::Kind::gpu) check_gpu(e.index); else check_host(e.index);
+  if (src == dst) throw PlatformError("path from an endpoint to itself");
+  if (src.kind == Endpoint::Kind::host && dst.kind == Endpoint::Kind::host)
+    throw PlatformError(fmt::format("host {} -> host {}: hosts are not joined on this platform", src.index, dst.index));
+  Path p;
+  if (src.kind == Endpoint::Kind::host) {
+    p.links.push_back(pcie_link(dst.index, true));
+    return p;
+  }
+  if (dst.kind == Endpoint::Kind::host) {
+    p.links.push_back(pcie_link(src.index, false));
+    return p;
+  }
+  int peer = 0, atomics = 0;
+  PX_CUDA(src.index, cudaDeviceCanAccessPeer(&peer, src.index, dst.index));
+  if (peer == 0) {  // staged through the host
+    p.links.push_back(pcie_link(src.index, false));
+    p.links.push_back(pcie_link(dst.index, true));
+    return p;
+  }
+  PX_CUDA(src.index, cudaDeviceGetP2PAttribute(&atomics, cudaDevP2PAttrNativeAtomicSupported, src.index, dst.index));
+  const auto g = static_cast<uint32_t>(gpu_count());
+  p.links.push_back({2 * g + static_cast<uint32_t>(src.index) * g + static_cast<uint32_t>(dst.index),
+                     atomics != 0 ? LinkKind::nvlink : LinkKind::pcie, false, 0.0});
+  return p;
 }
 
 // An idle stream of the lane, else a new one (up to kMaxStreamsPerLane), else the least loaded.
@@ -220,11 +273,21 @@ ActivityId CudaPlatform::launch(GpuId gpu, PartitionId partition, const KernelPr
     PX_CUDA(gpu, cudaMalloc(&g.kernel_buffer.ptr, kIntensityBufferBytes));
     g.kernel_buffer.bytes = kIntensityBufferBytes;
   }
+  double flops = kernel.flops;
+  if (kernel.solo_s > 0) {
+    if (kernel.flops > 0 || kernel.dram_bytes > 0)
+      throw PlatformError(fmt::format("kernel '{}': a kernel described by time has no flops or dram_bytes", kernel.name));
+    if (!(options_.kernel_flops_per_s > 0))
+      throw PlatformError(fmt::format("kernel '{}' is described by time ({} s), but the platform was given no "
+                                      "kernel_flops_per_s to realise it with",
+                                      kernel.name, kernel.solo_s));
+    flops = kernel.solo_s * options_.kernel_flops_per_s;
+  }
   const bool pinned_sms = kernel.max_sms > 0 && kernel.max_sms < sms;
   if (pinned_sms) prepare_one_block_per_sm(gpu);
   const IntensityShape shape =
-      pinned_sms ? intensity_shape(kernel.flops, kernel.dram_bytes, kernel.max_sms, 1024, kIntensityBufferBytes)
-                 : intensity_shape(kernel.flops, kernel.dram_bytes, sms * kBlocksPerSm, kThreadsPerBlock, kIntensityBufferBytes);
+      pinned_sms ? intensity_shape(flops, kernel.dram_bytes, kernel.max_sms, 1024, kIntensityBufferBytes)
+                 : intensity_shape(flops, kernel.dram_bytes, sms * kBlocksPerSm, kThreadsPerBlock, kIntensityBufferBytes);
   StreamSlot& s = stream_for(gpu, lane);
   launch_intensity(shape, g.kernel_buffer.ptr, pinned_sms, s.stream);
   return finish_enqueue({{gpu, &s}}, listener, tag);

@@ -10,12 +10,21 @@
 //    pageable as CudaPlatformOptions says; GPU to GPU through cudaMemcpyPeerAsync), on a stream
 //    of the copy's direction; the bytes are real, their contents are not.
 //  * launch(): the tunable-intensity kernel (hw/kernels.h) with the profile's FLOPs and DRAM
-//    bytes; max_sms > 0 launches one block per SM on exactly that many SMs. On a partition the
+//    bytes; a kernel described by time (solo_s) is that kernel with solo_s x
+//    CudaPlatformOptions::kernel_flops_per_s FLOPs (the rate it was measured to reach), so it
+//    takes about solo_s alone. max_sms > 0 launches one block per SM on exactly that many SMs. On a partition the
 //    kernel runs on the green context's stream, so only on its SMs. Kernels on the whole GPU get
 //    separate streams and may co-run; kernels on one partition share its one stream.
 //  * collective(): NCCL (single-process communicators) when the group has two or more GPUs.
 //  * allocate(): cudaMalloc; cudaErrorMemoryAllocation becomes OutOfMemoryError naming the GPU and
 //    the bytes.
+//  * path(): what the runtime tells without changing anything (nvidia-smi topo's questions through
+//    the CUDA peer attributes): host<->GPU is the GPU's own PCIe link (one resource per direction;
+//    which GPUs share a PCIe switch is not probed); GPU<->GPU with peer access is one direct link,
+//    NVLink when the pair has native peer atomics, else PCIe; without peer access the copy is
+//    staged through the host, over both GPUs' PCIe links. Bandwidths are not probed: 0 = unknown.
+//  * partitioning(): the green-context granularity the driver reports (no MIG profiles: the
+//    backend never changes a MIG layout); PlatformError when the driver has no green contexts.
 //  * create_partition(): a green context cut from the SMs the GPU's earlier partitions left
 //    (disjoint). bandwidth_share cannot be enforced on hardware (green contexts select SMs, not
 //    HBM bandwidth or L2); it is recorded and ignored (docs/hardware.md).
@@ -41,10 +50,9 @@ namespace parallax::hw {
 struct CudaPlatformOptions {
   bool pinned_host = true;  // host scratch memory: pinned (cudaMallocHost) or pageable
   int host_count = 1;
-  // What gpu().peak_flops reports. The device cannot tell it; a client that sizes kernels as
-  // seconds x peak_flops (serverless' SwapExecutor) needs the rate launch() really reaches: the
-  // intensity kernel's FP32 rate. 0 = unknown.
-  double peak_flops = 0;
+  // The FLOP/s the intensity kernel reaches on the whole GPU (its measured FP32 rate): how launch()
+  // realises a kernel described by time. 0 = unknown: such a launch throws PlatformError.
+  double kernel_flops_per_s = 0;
 };
 
 class CudaPlatform final : public Platform {
@@ -61,6 +69,8 @@ class CudaPlatform final : public Platform {
   int gpu_count() const override { return static_cast<int>(gpus_.size()); }
   int host_count() const override { return options_.host_count; }
   const GpuSpec& gpu(GpuId id) const override;
+  const GpuPartitioning& partitioning(GpuId id) const override;
+  Path path(Endpoint src, Endpoint dst) override;
 
   ActivityId copy(Endpoint src, Endpoint dst, Bytes bytes, CompletionListener& listener, uint64_t tag,
                   std::string_view label = {}) override;
@@ -110,6 +120,8 @@ class CudaPlatform final : public Platform {
   };
   struct Gpu {
     GpuSpec spec;
+    GpuPartitioning rules;     // green-context granularity as probed
+    std::string green_error;   // why there are no green contexts (rules unusable), else empty
     std::map<int, std::vector<StreamSlot>> lanes;  // lane -> streams (see lane ids in the .cpp)
     std::vector<cudaEvent_t> free_events;
     Buffer scratch;          // copies: source half and destination half
@@ -131,6 +143,8 @@ class CudaPlatform final : public Platform {
   };
 
   void check_gpu(GpuId gpu) const;
+  void check_host(int host) const;
+  PathLink pcie_link(GpuId gpu, bool to_gpu) const;
   StreamSlot& stream_for(GpuId gpu, int lane);
   cudaEvent_t take_event(GpuId gpu);
   void* device_scratch(GpuId gpu, size_t bytes);  // 2*bytes: [src | dst]

@@ -139,5 +139,46 @@ TEST(CudaPlatform, CollectiveNeedsTwoGpus) {
   EXPECT_EQ(r.seen.size(), 1u);
 }
 
+TEST(CudaPlatform, AnswersPathsAndPartitioningFromWhatItProbes) {
+  SKIP_WITHOUT_GPU();
+  CudaPlatform p;
+  // Host -> GPU 0 and back: GPU 0's PCIe link, one resource per direction, bandwidth not probed.
+  const Path in = p.path(Endpoint::host(0), Endpoint::gpu(0));
+  const Path out = p.path(Endpoint::gpu(0), Endpoint::host(0));
+  ASSERT_EQ(in.links.size(), 1u);
+  EXPECT_TRUE(in.only(LinkKind::pcie));
+  EXPECT_EQ(in.links[0].bandwidth_Bps, 0.0);
+  EXPECT_FALSE(in.shares_with(out));
+  EXPECT_THROW(p.path(Endpoint::gpu(0), Endpoint::gpu(0)), PlatformError);
+  EXPECT_THROW(p.path(Endpoint::gpu(0), Endpoint::gpu(p.gpu_count())), PlatformError);
+  const ProbedDevice d = probe_device(0);
+  if (d.green_min_sms > 0) {
+    EXPECT_EQ(p.partitioning(0).green_min_sms, d.green_min_sms);
+    EXPECT_EQ(p.partitioning(0).sms, d.sms);
+  } else {
+    EXPECT_THROW(p.partitioning(0), PlatformError);
+  }
+}
+
+TEST(CudaPlatform, KernelDescribedByTimeNeedsTheKernelRate) {
+  SKIP_WITHOUT_GPU();
+  KernelProfile timed;
+  timed.name = "layer";
+  timed.solo_s = 1e-3;
+  Recorder r;
+  CudaPlatform without;
+  r.platform = &without;
+  EXPECT_THROW(without.launch(0, kWholeGpu, timed, r, 1), PlatformError);
+  CudaPlatformOptions o;
+  o.kernel_flops_per_s = 60e12;
+  CudaPlatform with(o);
+  r.platform = &with;
+  const Time t0 = with.now();
+  with.launch(0, kWholeGpu, timed, r, 2);
+  with.run();
+  ASSERT_EQ(r.seen.size(), 1u);
+  EXPECT_GT(r.seen[0].second, t0);
+}
+
 }  // namespace
 }  // namespace parallax::hw

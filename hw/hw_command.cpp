@@ -13,7 +13,7 @@
 #include "hw/cuda_error_message.h"
 #include "hw/hw_backend.h"
 #include "sim/report/atomic_file.h"
-#include "sim/scenario/model_catalog.h"
+#include "sim/scenario/model_catalog_reader.h"
 
 namespace parallax::hw {
 

@@ -6,7 +6,7 @@
 #include "hw/serverless_trial.h"
 #include "sim/engine/engine.h"
 #include "sim/platform/sim_platform.h"
-#include "sim/scenario/model_catalog.h"
+#include "sim/scenario/model_catalog_reader.h"
 
 namespace parallax::hw {
 
@@ -74,7 +74,8 @@ std::optional<double> RealtimePredictor::predict(const models::Measurement& row)
       const ColocateTrial t = colocate_trial_from(row);
       SimPlatform platform(engine, trial_machine(t.sms, gpu_.flops_per_s.value_or(t.flops_per_s),
                                                  gpu_.hbm_Bps.value_or(t.hbm_Bps), gpu_.launch_s.value_or(t.launch_s),
-                                                 1e12, 0));
+                                                 1e12, 0),
+                           nullptr, {colocate_trial_rules(t)});
       const ColocateOutcome o = run_colocate_trial(platform, t, true, gpu_.interference, [&] { engine.run(); });
       for (const TrialMetric& m : colocate_metrics(t.policy)) values[m.name] = colocate_metric(o, m.name);
     } else {

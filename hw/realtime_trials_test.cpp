@@ -53,7 +53,7 @@ HardwareSpec machine(double flops_per_s) {
 
 ColocateOutcome colocate_on_sim(const ColocateTrial& t) {
   Engine engine;
-  SimPlatform platform(engine, machine(t.flops_per_s));
+  SimPlatform platform(engine, machine(t.flops_per_s), nullptr, {colocate_trial_rules(t)});
   return run_colocate_trial(platform, t, true, {}, [&] { engine.run(); });
 }
 

@@ -12,6 +12,7 @@
 #include "sim/policies/serverless/serverless_metrics.h"
 #include "sim/policies/serverless/serverless_node.h"
 #include "sim/policies/serverless/catalog_models.h"
+#include "sim/policies/serverless/node_links.h"
 
 namespace parallax::hw {
 
@@ -47,10 +48,8 @@ ServerlessOutcome run_serverless_trial(Platform& platform, const ServerlessTrial
   std::stable_sort(arrivals.begin(), arrivals.end(),
                    [](const ServerlessArrival& a, const ServerlessArrival& b) { return a.at < b.at; });
 
-  // One GPU, one host, no NVLink: every load goes host -> GPU through the platform.
-  NodeLinks links;
-  links.peer_Bps = {{0.0}};
-  links.pcie_sibling = {-1};
+  // The node's links as the platform tells them (one GPU: every load goes host -> GPU).
+  const NodeLinks links = node_links(platform);
   RandomStream& select = streams.stream("serverless.gpu_select");
   ServerlessNode node(platform, policy, models, functions, links, select);
   node.start(arrivals);

@@ -6,10 +6,9 @@
 // time (parameters: hw/trial_config.h). The same trial runs on SimPlatform for `parallax validate`. Every parameter is a config
 // key of the measurement row.
 //
-// Kernels: the node launches each layer as `compute_s x peak_flops` FLOPs of the platform's GPU;
-// the catalog's compute_s for `gpu_kind` and a platform whose peak_flops is the rate its kernels
-// really reach (on CudaPlatform the intensity kernel's FP32 rate, `flops_per_s`) make the layers
-// take their catalog time.
+// Kernels: the node launches each layer described by its time (the catalog's compute_s for
+// `gpu_kind`); the platform realises it (CudaPlatform as the intensity kernel at
+// CudaPlatformOptions::kernel_flops_per_s = the trial's `flops_per_s`, SimPlatform at its peak).
 #pragma once
 
 #include <functional>

@@ -10,7 +10,7 @@
 
 #include "sim/policies/serverless/policy_presets.h"
 #include "sim/report/console_table.h"
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 #include "tools/run_command.h"
 
 namespace parallax {

@@ -5,7 +5,7 @@
 
 #include <cstdio>
 
-#include "sim/scenario/did_you_mean.h"
+#include "sim/io/did_you_mean.h"
 
 namespace parallax {
 

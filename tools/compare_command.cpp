@@ -14,7 +14,7 @@
 #include "sim/report/console_table.h"
 #include "sim/report/report_pages.h"
 #include "sim/report/run_comparison.h"
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 #include "tools/version.h"
 
 namespace parallax {

@@ -20,6 +20,7 @@
 #include "models/calibration_data/nccl_tests_fit.h"
 #include "models/calibration_data/nccl_tests_log.h"
 #include "models/error_stats.h"
+#include "sim/platform/sim_platform.h"
 #include "sim/policies/overlap/ring_hops.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/json_output.h"
@@ -83,7 +84,7 @@ std::optional<models::NetworkCalibration> fit_network(const HardwareSpec& hw, co
   }
   std::vector<int> order;
   for (int i = 0; i < std::max<int64_t>(per_node, 2); ++i) order.push_back(i);
-  models::NcclBox box = nccl_box(hw, ring_hops(hw, order));
+  models::NcclBox box = nccl_box(hw, box_ring(hw, order));
   box.net.nodes = static_cast<int>(nodes);
   box.net.gpus_per_node = static_cast<int>(box_gpus);
   box.net.nics_per_node = hw.fabric.nics.empty() ? static_cast<int>(box_gpus) : static_cast<int>(hw.fabric.nics.size());
@@ -112,7 +113,7 @@ void fit_one_log(const FitOptions& o, const HardwareSpec& hw, const std::string&
   std::vector<int> order;
   for (int i = 0; i < std::min<int64_t>(ranks, static_cast<int64_t>(hw.gpus.size())); ++i) order.push_back(i);
   if (order.size() < 2) bad_argument("--hardware", fmt::format("'{}' has a single GPU: no link to refer to", hw.name));
-  const double link_Bps = ring_hops(hw, order).bottleneck_Bps();
+  const double link_Bps = box_ring(hw, order).bottleneck_Bps();
   models::NcclTestsFit fit = models::fit_nccl_tests(log, *op, static_cast<int>(ranks), link_Bps);
   fit.calibration.nodes = static_cast<int>(nodes);
   if (c.gpu.empty()) {

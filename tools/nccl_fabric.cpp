@@ -4,6 +4,10 @@
 
 #include <algorithm>
 
+#include "sim/engine/engine.h"
+#include "sim/platform/sim_platform.h"
+#include "sim/policies/overlap/ring_hops.h"
+
 namespace parallax {
 namespace {
 
@@ -49,6 +53,12 @@ models::NcclBox with_calibrated_network(models::NcclBox box, const models::Netwo
   box.net.nic_Bps = network.nic_Bps;
   box.net.hop_latency_s = network.hop_latency_s;
   return box;
+}
+
+models::RingParams box_ring(const HardwareSpec& hw, const std::vector<int>& order) {
+  Engine routes_engine;  // the ring is asked of the machine's paths
+  SimPlatform machine(routes_engine, hw);
+  return ring_hops(machine, order);
 }
 
 }  // namespace parallax

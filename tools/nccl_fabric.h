@@ -10,6 +10,8 @@
 //                             latency (0 for IB) on top, so a one-switch hop adds nothing.
 #pragma once
 
+#include <vector>
+
 #include "models/calibration_data/calibration_file.h"
 #include "models/nccl_tuning.h"
 #include "models/ring.h"
@@ -19,6 +21,8 @@ namespace parallax {
 
 // `ring` runs over the GPUs one box gives the group (at least its bottleneck hop matters).
 models::NcclBox nccl_box(const HardwareSpec& hw, const models::RingParams& ring);
+// The ring `order` (GPU ids of one box) as the machine's paths give it (sim/policies/overlap/ring_hops.h).
+models::RingParams box_ring(const HardwareSpec& hw, const std::vector<int>& order);
 
 // `box` (nodes from the preset) with the NICs, NIC rate and latencyInter a multi-node
 // nccl-tests log was fitted to (`parallax fit --nccl-tests`, nccl_net_fit.h).

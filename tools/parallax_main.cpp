@@ -17,7 +17,7 @@
 #include "sim/io/input_file.h"
 #include "sim/platform/platform.h"
 #include "sim/report/output_error.h"
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 #include "tools/bench_command.h"
 #include "tools/cli_checks.h"
 #include "tools/cli_suggestions.h"

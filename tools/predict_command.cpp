@@ -14,6 +14,7 @@
 #include "models/nccl_tuning.h"
 #include "models/double_ring.h"
 #include "models/overlap_selector.h"
+#include "sim/platform/sim_platform.h"
 #include "sim/policies/overlap/overlap_machine.h"
 #include "sim/policies/overlap/ring_hops.h"
 #include "sim/report/json_output.h"
@@ -116,7 +117,7 @@ int predict_calibrated_collective(const PredictCollectiveOptions& o, const Hardw
     const int64_t per_box = gpus_per_box(hw, o.gpus);
     std::vector<int> order;
     for (int i = 0; i < std::max<int64_t>(per_box, 2); ++i) order.push_back(i);
-    const models::NcclBox box = with_calibrated_network(nccl_box(hw, ring_hops(hw, order)), *network->network);
+    const models::NcclBox box = with_calibrated_network(nccl_box(hw, box_ring(hw, order)), *network->network);
     const std::vector<models::NcclCandidate> candidates = models::nccl_candidates(op, o.gpus, box, {}, protocol);
     if (candidates.empty()) bad_argument("--protocol", fmt::format("no NCCL candidate runs {} with {}", models::to_string(op), o.protocol));
     nlohmann::ordered_json out = answer(hw, op, o.gpus, bytes, models::choose_nccl(op, o.gpus, static_cast<double>(bytes), candidates));
@@ -171,7 +172,7 @@ int predict_collective_command(const PredictCollectiveOptions& o) {
   std::vector<int> order;
   for (int i = 0; i < std::max<int64_t>(per_box, std::min<int64_t>(2, static_cast<int64_t>(hw.gpus.size()))); ++i)
     order.push_back(i);
-  const models::RingParams ring = ring_hops(hw, order);
+  const models::RingParams ring = box_ring(hw, order);
   const models::NcclBox box = nccl_box(hw, ring);
   const std::string_view algorithm = o.algo == "auto" || o.algo == "double_ring" ? std::string_view{} : std::string_view{o.algo};
   std::vector<models::NcclCandidate> candidates;
@@ -188,7 +189,9 @@ int predict_collective_command(const PredictCollectiveOptions& o) {
   const bool ring_op = op != models::CollectiveOp::all_to_all && op != models::CollectiveOp::send_recv;
   if (o.algo == "double_ring" && ring_op && (!pin || pinned == models::Protocol::simple)) {
     const std::vector<int> both[2] = {order, counter_rotating_order(order)};
-    const std::vector<models::RingParams> twin = concurrent_ring_hops(hw, both);
+    Engine routes_engine;  // the rings are asked of the machine's paths
+    SimPlatform machine(routes_engine, hw);
+    const std::vector<models::RingParams> twin = concurrent_ring_hops(machine, both);
     const models::CollectiveCost c =
         models::double_ring_cost(op, bytes, models::DoubleRingParams{nccl_ring(twin[0]), nccl_ring(twin[1])}).total;
     if (!choice || c.time_s < choice->cost.time_s)
@@ -218,7 +221,9 @@ int predict_overlap_command(const PredictOverlapOptions& o) {
     bad_argument("--m/--n/--k/--tp", e.what());
   }
   const models::OverlapParams params;
-  const OverlapGroup g = overlap_group(hw, p.tp);
+  Engine routes_engine;
+  SimPlatform machine(routes_engine, hw);
+  const OverlapGroup g = overlap_group(machine, p.tp);
   const models::OverlapPrediction pred = models::predict_overlap(p, g.machine, params);
   nlohmann::ordered_json out;
   out["hardware"] = hw.name;

@@ -10,7 +10,7 @@
 
 #include "models/op_kernels.h"
 #include "sim/report/json_output.h"
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 #include "sim/scenario/scenario_loader.h"
 
 namespace parallax {

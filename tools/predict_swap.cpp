@@ -9,8 +9,8 @@
 #include "models/swap_cost.h"
 #include "sim/platform/topology.h"
 #include "sim/report/json_output.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/model_catalog.h"
+#include "sim/io/input_error.h"
+#include "sim/scenario/model_catalog_reader.h"
 #include "sim/scenario/scenario_loader.h"
 
 namespace parallax {

@@ -11,7 +11,7 @@
 
 #include "sim/io/input_file.h"
 #include "sim/report/report_pages.h"
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 #include "tools/version.h"
 
 namespace parallax {

@@ -15,8 +15,12 @@ namespace parallax {
 int run_cluster_packing(const Scenario& sc, const RunOptions& options) {
   const WallClock clock;
   const ClusterPackingWorkloadSpec& w = sc.cluster_packing;
-  const std::vector<AlibabaPod> pods = read_alibaba_pods(w.pods_path);
-  const std::vector<AlibabaNode> nodes = read_alibaba_nodes(w.nodes_path);
+  // Trace rows -> what the packer asks about.
+  std::vector<PodRequest> pods;
+  for (const AlibabaPod& p : read_alibaba_pods(w.pods_path))
+    pods.push_back({p.cpu_milli, p.memory_mib, p.num_gpu, p.gpu_milli, p.gpu_spec, p.has_times, p.creation_s, p.deletion_s});
+  std::vector<ClusterNode> nodes;
+  for (const AlibabaNode& n : read_alibaba_nodes(w.nodes_path)) nodes.push_back({n.cpu_milli, n.memory_mib, n.gpus, n.model});
   const GpuPartitioning& geometry = gpu_partitioning_for(w.mig_geometry);
 
   nlohmann::ordered_json summary = policy_summary_header(sc, "cluster_packing");
@@ -24,7 +28,7 @@ int run_cluster_packing(const Scenario& sc, const RunOptions& options) {
   summary["nodes_file"] = w.nodes_path;
   summary["mig_geometry"] = geometry.name;
   int gpus = 0;
-  for (const AlibabaNode& n : nodes) gpus += n.gpus;
+  for (const ClusterNode& n : nodes) gpus += n.gpus;
   summary["nodes"] = nodes.size();
   summary["gpus_in_cluster"] = gpus;
   summary["pods"] = pods.size();

@@ -18,7 +18,7 @@
 #include "sim/report/chrome_trace.h"
 #include "sim/report/time_bins.h"
 #include "sim/scenario/gpu_partitioning_reader.h"
-#include "sim/scenario/model_catalog.h"
+#include "sim/scenario/model_catalog_reader.h"
 #include "sim/workload/arrival_process.h"
 #include "tools/colocate_series.h"
 #include "sim/report/run_timing.h"
@@ -139,9 +139,6 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
   }();
 
   ColocationSetup setup;
-  setup.gpu.gpu = 0;
-  setup.gpu.rates = DeviceRates{gpu.sms, gpu.peak_flops, gpu.hbm_Bps, w.bw_per_sm_Bps, 0.75, gpu.kernel_launch_s};
-  setup.gpu.partitioning = &parts;
   setup.ls_kernels = colocate_request_kernels(w.ls_model, w.ls_batch);
   setup.be_kernels = colocate_request_kernels(w.be_model, w.be_batch);
   setup.ls_slo = Time::seconds(w.ls_slo_s);
@@ -186,9 +183,11 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
   for (const std::string& name : w.policies) {
     Engine engine;
     const bool traced = traces_policy(sc, options, name, w.trace_policy);
-    SimPlatform platform(engine, sc.hardware, traced ? &trace_log : nullptr);
+    SimPlatform platform(engine, sc.hardware, traced ? &trace_log : nullptr, {parts});
     auto policy = make_colocation_policy(name, o);
     ColocationSetup policy_setup = setup;
+    policy_setup.gpu = {0, platform.device_rates(0), &platform.partitioning(0)};
+    policy_setup.gpu.rates.bw_per_sm_Bps = w.bw_per_sm_Bps;  // the workload's per-SM cap
     policy_setup.record_kernels = traced;
     policy_setup.record_spans = series;
     ColocationNode node(platform, *policy, policy_setup);

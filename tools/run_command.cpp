@@ -18,7 +18,7 @@
 #include "sim/report/run_summary.h"
 #include "sim/report/run_timing.h"
 #include "sim/scenario/scenario_loader.h"
-#include "sim/workload/transfer_replay.h"
+#include "sim/scenario/transfer_replay.h"
 #include "tools/run_cluster_packing.h"
 #include "tools/run_colocate.h"
 #include "tools/run_multiplex.h"

@@ -19,8 +19,8 @@
 #include "sim/policies/multiplex/static_multiplex.h"
 #include "sim/report/time_bins.h"
 #include "sim/scenario/gpu_partitioning_reader.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/model_catalog.h"
+#include "sim/io/input_error.h"
+#include "sim/scenario/model_catalog_reader.h"
 #include "sim/workload/arrival_process.h"
 #include "tools/multiplex_series.h"
 #include "sim/report/run_timing.h"
@@ -114,7 +114,6 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
   const MultiplexWorkloadSpec& w = sc.multiplex;
   const GpuSpec& gpu = sc.hardware.gpus.at(0);
   const GpuPartitioning& parts = gpu_partitioning_for(gpu.model);
-  MultiplexGpu mgpu{0, DeviceRates{gpu.sms, gpu.peak_flops, gpu.hbm_Bps, 0, 0.75, gpu.kernel_launch_s}, &parts};
 
   RandomStreams streams(sc.seed);
   std::vector<std::vector<Time>> arrivals;
@@ -170,7 +169,8 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
   for (const std::string& name : w.policies) {
     Engine engine;
     const bool traced = traces_policy(sc, options, name, w.trace_policy);
-    SimPlatform platform(engine, sc.hardware, traced ? &trace_log : nullptr);
+    SimPlatform platform(engine, sc.hardware, traced ? &trace_log : nullptr, {parts});
+    const MultiplexGpu mgpu{0, platform.device_rates(0), &platform.partitioning(0)};
     auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s));
     MultiplexNode node(platform, *policy, mgpu, services, Time::seconds(w.duration_s));
     if (series) node.record_kernel_spans();

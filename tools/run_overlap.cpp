@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/overlap_selector.h"
+#include "sim/platform/sim_platform.h"
 #include "sim/policies/overlap/overlap_grid.h"
 #include "sim/policies/overlap/overlap_machine.h"
 #include "sim/policies/overlap/overlap_schedule.h"
@@ -42,7 +43,9 @@ double simulate(const HardwareSpec& hw, const models::OverlapProblem& p, const O
 // each a phase.
 void write_trace(const Scenario& sc, const OverlapGridPoint& pt, const models::OverlapParams& params,
                  const std::filesystem::path& path) {
-  const OverlapGroup g = overlap_group(sc.hardware, pt.problem.tp);
+  Engine routes_engine;  // the group's rings are asked of the machine's paths
+  SimPlatform machine(routes_engine, sc.hardware);
+  const OverlapGroup g = overlap_group(machine, pt.problem.tp);
   const models::OverlapPrediction analytic = models::predict_overlap(pt.problem, g.machine, params);
   ActivityLog log;
   TraceAnnotations notes;
@@ -95,7 +98,9 @@ int run_overlap(const Scenario& sc, const RunOptions& options) {
   for (const OverlapGridPoint& pt : points) {
     ConfigResult r;
     r.point = pt;
-    const OverlapGroup g = overlap_group(sc.hardware, pt.problem.tp);
+    Engine routes_engine;
+    SimPlatform machine(routes_engine, sc.hardware);
+    const OverlapGroup g = overlap_group(machine, pt.problem.tp);
     auto t0 = std::chrono::steady_clock::now();
     r.analytic = models::predict_overlap(pt.problem, g.machine, params);
     auto t1 = std::chrono::steady_clock::now();

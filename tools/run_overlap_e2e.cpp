@@ -14,6 +14,7 @@
 
 #include "models/layer_step_cost.h"
 #include "models/megatron_layer.h"
+#include "sim/platform/sim_platform.h"
 #include "sim/policies/overlap/layer_schedule.h"
 #include "sim/policies/overlap/overlap_machine.h"
 #include "sim/report/atomic_file.h"
@@ -139,7 +140,9 @@ int run_overlap_end_to_end(const Scenario& sc, const RunOptions& options) {
       E2eResult r;
       r.model = {m.name, m.hidden, m.heads, m.layers, sc.overlap.seq_len, sc.overlap.micro_batch, 2};
       r.tp = tp;
-      const OverlapGroup g = overlap_group(sc.hardware, tp);
+      Engine routes_engine;  // the group's rings are asked of the machine's paths
+      SimPlatform machine(routes_engine, sc.hardware);
+      const OverlapGroup g = overlap_group(machine, tp);
       const auto t0 = std::chrono::steady_clock::now();
       r.ops = models::megatron_layer_ops(r.model, tp, g.machine.gpu);
       r.analytic = models::layer_step_cost(r.ops, r.model.layers, g.machine, params);
@@ -201,7 +204,9 @@ int run_overlap_end_to_end(const Scenario& sc, const RunOptions& options) {
       E2eResult copy = results[traced];
       ActivityLog log;
       std::vector<size_t> op_starts;  // where each (pass, op) run begins in log.records
-      simulate_layer(sc.hardware, overlap_group(sc.hardware, copy.tp), params, copy, &log, &op_starts);
+      Engine routes_engine;
+      SimPlatform machine(routes_engine, sc.hardware);
+      simulate_layer(sc.hardware, overlap_group(machine, copy.tp), params, copy, &log, &op_starts);
       TraceAnnotations notes;  // a phase per op run: the baselines, then the selected strategies
       for (size_t i = 0; i < op_starts.size(); ++i) {
         const size_t op = i % copy.ops.size();

@@ -10,6 +10,7 @@
 
 #include "models/overlap_selector.h"
 #include "sim/io/input_file.h"
+#include "sim/platform/sim_platform.h"
 #include "sim/policies/overlap/overlap_grid.h"
 #include "sim/policies/overlap/overlap_machine.h"
 #include "sim/policies/overlap/overlap_schedule.h"
@@ -45,7 +46,9 @@ OverlapDegreeCurve degree_curve(const Scenario& sc, const CsvTable& results) {
   params.max_degree = sc.overlap.max_degree;
   params.default_degree = sc.overlap.default_degree;
   const OverlapGridPoint& pt = points[index];
-  const OverlapGroup g = overlap_group(sc.hardware, pt.problem.tp);
+  Engine routes_engine;  // the group's rings are asked of the machine's paths
+  SimPlatform machine(routes_engine, sc.hardware);
+  const OverlapGroup g = overlap_group(machine, pt.problem.tp);
   c.config = fmt::format("#{} {} tp{} h{} m{} {}", index, results.cell(index, "op"), pt.problem.tp, pt.hidden,
                          pt.problem.m, pt.layer);
   c.d_star = static_cast<int64_t>(results.number(index, "d_star"));

@@ -1,7 +1,7 @@
 // File: models/calibration_data/data_error.h
 // The located error of the calibration-data readers (measurement CSV, nccl-tests logs, calibration
 // YAML): file and 1-based line (0 = unknown), optional column and key. It mirrors
-// sim/scenario/input_error.h without depending on sim/ (models/ is a leaf); the command line
+// sim/io/input_error.h without depending on sim/ (models/ is a leaf); the command line
 // prints what() ("file:line: message") and exits with code 2, like an InputError.
 #pragma once
 

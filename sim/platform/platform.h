@@ -15,6 +15,9 @@
 #include <string>
 #include <string_view>
 
+#include <vector>
+
+#include "models/kernel_time.h"
 #include "sim/engine/sim_time.h"
 #include "sim/platform/hardware_spec.h"
 
@@ -43,14 +46,41 @@ class CompletionListener {
   ~CompletionListener() = default;
 };
 
-// A kernel as the cost model sees it. Its duration alone on `s` SMs with bandwidth B is the
-// roofline max(flops / (s * flops_per_sm), dram_bytes / B); co-running kernels share SM throughput
-// and HBM bandwidth through the platform's max-min sharing.
+// A kernel as the cost model sees it, described by its work or by its time. By work: its duration
+// alone on `s` SMs with bandwidth B is the roofline max(flops / (s * flops_per_sm), dram_bytes / B).
+// By time (solo_s > 0, flops and dram_bytes 0): a compute kernel that takes solo_s seconds alone
+// on the whole GPU, for clients that know a layer's time but not its FLOPs; the platform turns the
+// time into the work its machine does at that rate. Either way co-running kernels share SM
+// throughput and HBM bandwidth through the platform's max-min sharing.
 struct KernelProfile {
   std::string name;
   double flops = 0;
   double dram_bytes = 0;
-  int max_sms = 0;  // SMs the grid can occupy at once (0 = all it is given)
+  int max_sms = 0;    // SMs the grid can occupy at once (0 = all it is given)
+  double solo_s = 0;  // > 0: described by time (then flops and dram_bytes must be 0)
+};
+
+// One shared resource a path crosses: a link direction (one capacity for both directions of a
+// half-duplex link) or, at a GPU end, that GPU's copy engines of the direction. Paths that name the
+// same `resource` contend for it; that is how a policy learns which GPU pairs share what.
+struct PathLink {
+  uint32_t resource = 0;
+  LinkKind kind = LinkKind::other;
+  bool copy_engine = false;   // a GPU's copy engines: bandwidth_Bps is one engine's, one copy's bound
+  double bandwidth_Bps = 0;   // capacity of the resource
+};
+
+// The route bytes take between two endpoints, in order from source to destination, and its
+// latency (what a lone copy waits before its bytes move).
+struct Path {
+  std::vector<PathLink> links;
+  Time latency;
+  // The smallest bandwidth on the path (copy engines included): a lone copy's rate.
+  double bottleneck_Bps() const;
+  // True when every link (copy engines aside) is of kind k.
+  bool only(LinkKind k) const;
+  // True when the two paths cross a common resource.
+  bool shares_with(const Path& other) const;
 };
 
 struct PartitionSpec {
@@ -76,6 +106,12 @@ class OutOfMemoryError : public PlatformError {
   using PlatformError::PlatformError;
 };
 
+struct GpuPartitioning;  // sim/platform/gpu_partitioning.h
+
+// The planning constant the colocate and multiplex policies size kernels with: the fraction of
+// peak FLOP/s a kernel reaches at full waves (models/kernel_time.h, DeviceRates::eta_compute).
+inline constexpr double kPlannedComputeEfficiency = 0.75;
+
 class Platform {
  public:
   virtual ~Platform() = default;
@@ -87,6 +123,17 @@ class Platform {
   virtual int gpu_count() const = 0;
   virtual int host_count() const = 0;
   virtual const GpuSpec& gpu(GpuId id) const = 0;
+
+  // What a policy sizes its work on one GPU with: the kernel-time model's rates from gpu(id)
+  // (SMs, peak FLOP/s, HBM, launch delay; no per-SM bandwidth cap; kPlannedComputeEfficiency) and
+  // the rules for dividing it (MIG profiles, green-context granularity). partitioning() throws
+  // PlatformError when the platform was not told them for that GPU model.
+  DeviceRates device_rates(GpuId id) const;
+  virtual const GpuPartitioning& partitioning(GpuId id) const = 0;
+
+  // The path between two distinct endpoints (GPU<->GPU, host<->GPU). Throws PlatformError for an
+  // unknown endpoint, the same endpoint twice, or a path the platform cannot tell.
+  virtual Path path(Endpoint src, Endpoint dst) = 0;
 
   // Copies `bytes` from src to dst (host↔GPU, GPU↔GPU, or within one GPU).
   virtual ActivityId copy(Endpoint src, Endpoint dst, Bytes bytes, CompletionListener& listener,

@@ -23,8 +23,9 @@ constexpr ConstraintId kNoConstraint = UINT32_MAX;
 std::string gib(int64_t b) { return fmt::format("{:.2f} GiB", static_cast<double>(b) / (1ull << 30)); }
 }  // namespace
 
-SimPlatform::SimPlatform(Engine& engine, const HardwareSpec& spec, ActivityLog* log)
-    : engine_(engine), spec_(spec), log_(log), topology_(spec_) {
+SimPlatform::SimPlatform(Engine& engine, const HardwareSpec& spec, ActivityLog* log,
+                         std::vector<GpuPartitioning> partitioning)
+    : engine_(engine), spec_(spec), log_(log), partitioning_(std::move(partitioning)), topology_(spec_) {
   link_capacity_.resize(topology_.capacity_group_count(), kNoConstraint);
   link_usage_.resize(topology_.directions().size());
   for (const auto& d : topology_.directions())
@@ -62,6 +63,34 @@ void SimPlatform::check_gpu(GpuId gpu) const {
 const GpuSpec& SimPlatform::gpu(GpuId id) const {
   check_gpu(id);
   return spec_.gpus[id];
+}
+
+const GpuPartitioning& SimPlatform::partitioning(GpuId id) const {
+  const std::string& model = gpu(id).model;
+  for (const GpuPartitioning& p : partitioning_)
+    if (p.name == model || std::find(p.models.begin(), p.models.end(), model) != p.models.end()) return p;
+  throw PlatformError(fmt::format("GPU {} ('{}'): the platform was given no partitioning rules for this model", id, model));
+}
+
+Path SimPlatform::path(Endpoint src, Endpoint dst) {
+  const int s = endpoint_node(src), d = endpoint_node(dst);
+  if (s == d) throw PlatformError(fmt::format("path from {} to itself", topology_.node_name(s)));
+  const Topology::Route& r = topology_.route(s, d);
+  Path p;
+  p.latency = r.latency;
+  for (uint32_t dir : r.directions) {
+    const Topology::LinkDirection& ld = topology_.directions()[dir];
+    p.links.push_back({static_cast<uint32_t>(ld.capacity_group), ld.kind, false, ld.bandwidth_Bps});
+  }
+  // The copy engines, as cached_route() puts a copy on them.
+  const auto groups = static_cast<uint32_t>(topology_.capacity_group_count());
+  const auto gpus = static_cast<uint32_t>(gpu_count());
+  for (const Endpoint e : {src, dst}) {
+    if (e.kind != Endpoint::Kind::gpu || !(spec_.gpus[e.index].copy_engine_Bps > 0)) continue;
+    const auto g = static_cast<uint32_t>(e.index);
+    p.links.push_back({e == src ? groups + g : groups + gpus + g, LinkKind::other, true, spec_.gpus[e.index].copy_engine_Bps});
+  }
+  return p;
 }
 
 int SimPlatform::endpoint_node(Endpoint e) const {
@@ -197,7 +226,11 @@ ActivityId SimPlatform::launch(GpuId gpu, PartitionId partition, const KernelPro
   if (!(kernel.flops >= 0) || !(kernel.dram_bytes >= 0) || !std::isfinite(kernel.flops) ||
       !std::isfinite(kernel.dram_bytes))
     throw PlatformError(fmt::format("kernel '{}': flops and dram_bytes must be finite and >= 0", kernel.name));
+  if (!(kernel.solo_s >= 0) || !std::isfinite(kernel.solo_s) || (kernel.solo_s > 0 && (kernel.flops > 0 || kernel.dram_bytes > 0)))
+    throw PlatformError(fmt::format("kernel '{}': solo_s must be finite and >= 0, and a kernel described by time has no flops or dram_bytes", kernel.name));
   const GpuSpec& g = spec_.gpus[gpu];
+  // A kernel described by time is compute: it draws the whole GPU's FLOP/s for solo_s alone.
+  const double flops = kernel.solo_s > 0 ? kernel.solo_s * g.peak_flops : kernel.flops;
   const Partition* part = nullptr;
   if (partition != kWholeGpu) {
     if (partition < 0 || partition >= static_cast<PartitionId>(partitions_.size()) ||
@@ -209,19 +242,19 @@ ActivityId SimPlatform::launch(GpuId gpu, PartitionId partition, const KernelPro
   // picoseconds, done at 1e12 per second (λ = 1) when it runs at solo speed. Picoseconds, not
   // seconds: the solver finishes a flow once less than ~1e-9 of its unit is left, which in
   // seconds let a short kernel end up to 1 ns early (property test, seed 2204).
-  const double t0 = std::max(kernel.flops / g.peak_flops, kernel.dram_bytes / g.hbm_Bps);
+  const double t0 = kernel.solo_s > 0 ? kernel.solo_s : std::max(flops / g.peak_flops, kernel.dram_bytes / g.hbm_Bps);
   const double work_ps = t0 * 1e12;
   std::vector<FlowElement> elements;
   double bound = FlowSolver::kUnbounded;
   if (t0 > 0) {
     const ConstraintId sm = part ? part->sms : gpus_[gpu].sm_pool;
-    if (kernel.flops > 0) elements.push_back({sm, kernel.flops / work_ps});
+    if (flops > 0) elements.push_back({sm, flops / work_ps});
     if (kernel.dram_bytes > 0) {
       elements.push_back({gpus_[gpu].hbm, kernel.dram_bytes / work_ps});
       if (part) elements.push_back({part->bandwidth, kernel.dram_bytes / work_ps});
     }
-    if (kernel.max_sms > 0 && kernel.max_sms < g.sms && kernel.flops > 0)
-      bound = (g.peak_flops * kernel.max_sms / g.sms) / (kernel.flops / work_ps);
+    if (kernel.max_sms > 0 && kernel.max_sms < g.sms && flops > 0)
+      bound = (g.peak_flops * kernel.max_sms / g.sms) / (flops / work_ps);
   }
   const uint32_t slot = new_activity_slot();
   Activity& a = activities_[slot];
@@ -235,7 +268,7 @@ ActivityId SimPlatform::launch(GpuId gpu, PartitionId partition, const KernelPro
   a.cls = t0 > 0 ? solver_.make_class(elements, bound) : 0;
   if (log_) {
     a.record = new_record(ActivityKind::kernel, kernel.name, gpu_node_name(gpu), gpu_node_name(gpu));
-    a.record->flops = kernel.flops;
+    a.record->flops = flops;
     a.record->bytes = kernel.dram_bytes;
     if (part) a.record->partition = part->spec.name.empty() ? fmt::format("p{}", partition) : part->spec.name;
   }

@@ -12,7 +12,11 @@
 //    unreserved SMs, or its partition) and λ·bytes/T0 B/s from HBM (and the partition's share).
 //    Max-min over λ slows co-running kernels equally where they contend and not where they
 //    complement each other (compute-bound next to memory-bound).
+//    A kernel described by time (solo_s) is a compute kernel of solo_s x peak_flops FLOPs.
 //  * collective: ring algorithm built of copies, step by step (see ring_collective.h).
+//  * path: the Topology's route, its link directions named by capacity group, plus the copy
+//    engines of the GPU ends when the spec bounds them (ids after the groups: out-engines of GPU g
+//    at groups + g, in-engines at groups + gpus + g), exactly the constraints a copy is put on.
 //  * memory: capacity per GPU; allocate() beyond it throws OutOfMemoryError.
 // Not modelled yet: HBM traffic of inter-GPU copies, pinned vs pageable host memory.
 #pragma once
@@ -26,6 +30,7 @@
 #include "sim/engine/engine.h"
 #include "sim/platform/activity_record.h"
 #include "sim/platform/flow_solver.h"
+#include "sim/platform/gpu_partitioning.h"
 #include "sim/platform/platform.h"
 #include "sim/platform/topology.h"
 
@@ -35,8 +40,11 @@ class RingCollective;
 
 class SimPlatform final : public Platform, private EventHandler {
  public:
-  // `log` (optional) receives one record per finished activity.
-  SimPlatform(Engine& engine, const HardwareSpec& spec, ActivityLog* log = nullptr);
+  // `log` (optional) receives one record per finished activity. `partitioning`: the division
+  // rules of the GPU models the spec names (matched by GpuPartitioning::models); partitioning()
+  // of a GPU whose model is not among them throws PlatformError.
+  SimPlatform(Engine& engine, const HardwareSpec& spec, ActivityLog* log = nullptr,
+              std::vector<GpuPartitioning> partitioning = {});
   ~SimPlatform() override;
 
   Time now() const override { return engine_.now(); }
@@ -45,6 +53,8 @@ class SimPlatform final : public Platform, private EventHandler {
   int gpu_count() const override { return static_cast<int>(spec_.gpus.size()); }
   int host_count() const override { return static_cast<int>(spec_.hosts.size()); }
   const GpuSpec& gpu(GpuId id) const override;
+  const GpuPartitioning& partitioning(GpuId id) const override;
+  Path path(Endpoint src, Endpoint dst) override;
 
   ActivityId copy(Endpoint src, Endpoint dst, Bytes bytes, CompletionListener& listener,
                   uint64_t tag, std::string_view label = {}) override;
@@ -153,6 +163,7 @@ class SimPlatform final : public Platform, private EventHandler {
   Engine& engine_;
   HardwareSpec spec_;
   ActivityLog* log_;
+  std::vector<GpuPartitioning> partitioning_;
   Topology topology_;
   FlowSolver solver_;
   std::vector<ConstraintId> link_capacity_;  // capacity group -> constraint

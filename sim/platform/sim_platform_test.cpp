@@ -210,5 +210,124 @@ TEST(SimPlatform, TimersAndZeroByteCopies) {
   EXPECT_EQ(c.done[1], std::make_pair(uint64_t{1}, Time::us(5)));
 }
 
+// Two GPUs behind one PCIe switch joined by an NVLink bridge, a third straight on the host; GPU 0
+// has bounded copy engines.
+HardwareSpec switch_and_bridge() {
+  HardwareSpec spec = anchor_crossbar(3, 1e9, 0);
+  spec.switches.clear();
+  spec.links.clear();
+  spec.hosts.push_back({});
+  spec.switches.push_back({"sw0", NodeKind::pcie_switch});
+  spec.links.push_back({"gpu0", "sw0", LinkKind::pcie, 32e9, 0.5e-6, true});
+  spec.links.push_back({"gpu1", "sw0", LinkKind::pcie, 32e9, 0.5e-6, true});
+  spec.links.push_back({"sw0", "host0", LinkKind::pcie, 32e9, 0.5e-6, true});
+  spec.links.push_back({"gpu2", "host0", LinkKind::pcie, 16e9, 1e-6, true});
+  spec.links.push_back({"gpu0", "gpu1", LinkKind::nvlink, 56e9, 1e-6, true});
+  spec.gpus[0].copy_engine_Bps = 20e9;
+  return spec;
+}
+
+TEST(SimPlatformPath, AnswersRoutesBottlenecksAndWhatPairsShare) {
+  Engine engine;
+  SimPlatform platform(engine, switch_and_bridge());
+  // GPU 1 -> GPU 0 over the bridge (NVLink preferred), bounded by GPU 0's copy engine.
+  const Path bridge = platform.path(Endpoint::gpu(1), Endpoint::gpu(0));
+  EXPECT_TRUE(bridge.only(LinkKind::nvlink));
+  ASSERT_EQ(bridge.links.size(), 2u);  // the NVLink direction and GPU 0's in-engines
+  EXPECT_FALSE(bridge.links[0].copy_engine);
+  EXPECT_DOUBLE_EQ(bridge.links[0].bandwidth_Bps, 56e9);
+  EXPECT_TRUE(bridge.links[1].copy_engine);
+  EXPECT_DOUBLE_EQ(bridge.bottleneck_Bps(), 20e9);
+  EXPECT_EQ(bridge.latency, Time::us(1));
+  // GPU 1 -> GPU 2: up through the switch and the host, 16 GB/s at GPU 2's link, 2 us.
+  const Path across = platform.path(Endpoint::gpu(1), Endpoint::gpu(2));
+  EXPECT_TRUE(across.only(LinkKind::pcie));
+  EXPECT_FALSE(across.only(LinkKind::nvlink));
+  EXPECT_EQ(across.links.size(), 3u);
+  EXPECT_DOUBLE_EQ(across.bottleneck_Bps(), 16e9);
+  EXPECT_EQ(across.latency, Time::us(2));
+  // Host loads into GPUs 0 and 1 share the switch uplink; a load into GPU 2 shares nothing.
+  const Path h0 = platform.path(Endpoint::host(0), Endpoint::gpu(0));
+  const Path h1 = platform.path(Endpoint::host(0), Endpoint::gpu(1));
+  const Path h2 = platform.path(Endpoint::host(0), Endpoint::gpu(2));
+  EXPECT_TRUE(h0.shares_with(h1));
+  EXPECT_FALSE(h0.shares_with(h2));
+  EXPECT_FALSE(h1.shares_with(h2));
+  // The opposite direction of a full-duplex link is its own resource.
+  EXPECT_FALSE(platform.path(Endpoint::gpu(0), Endpoint::host(0)).shares_with(h0));
+  // A lone copy moves at the path's bottleneck after its latency.
+  Counter c;
+  c.engine = &engine;
+  platform.copy(Endpoint::host(0), Endpoint::gpu(2), Bytes(16'000'000'000), c, 1);
+  engine.run();
+  EXPECT_EQ(c.done.at(0).second, h2.latency + Time::seconds(1));
+  EXPECT_THROW(platform.path(Endpoint::gpu(0), Endpoint::gpu(0)), PlatformError);
+  EXPECT_THROW(platform.path(Endpoint::gpu(0), Endpoint::gpu(3)), PlatformError);
+  EXPECT_THROW(platform.path(Endpoint::host(1), Endpoint::gpu(0)), PlatformError);
+}
+
+TEST(SimPlatform, KernelDescribedByTimeTakesItsTimeAndSharesSms) {
+  Engine engine;
+  HardwareSpec spec = anchor_crossbar(1, 1e9, 0);
+  spec.gpus[0].peak_flops = 1e15;
+  spec.gpus[0].hbm_Bps = 1e12;
+  spec.gpus[0].sms = 100;
+  spec.gpus[0].kernel_launch_s = 2e-6;
+  SimPlatform platform(engine, spec);
+  Counter c;
+  c.engine = &engine;
+  KernelProfile timed;
+  timed.name = "layer";
+  timed.solo_s = 1e-3;
+  platform.launch(0, kWholeGpu, timed, c, 1);
+  engine.run();
+  EXPECT_EQ(c.done.at(0).second, Time::us(1002));  // launch delay, then its 1 ms
+  // Beside a compute kernel of the same solo time, both take twice as long: it is compute.
+  const Time t0 = engine.now();
+  platform.launch(0, kWholeGpu, timed, c, 2);
+  platform.launch(0, kWholeGpu, {"gemm", 1e12, 0, 0}, c, 3);
+  engine.run();
+  EXPECT_EQ(c.done.at(1).second - t0, Time::us(2002));
+  EXPECT_EQ(c.done.at(2).second - t0, Time::us(2002));
+  // On a quarter of the SMs it takes four times as long.
+  const PartitionId quarter = platform.create_partition(0, {25, 1.0, "q"});
+  const Time t1 = engine.now();
+  platform.launch(0, quarter, timed, c, 4);
+  engine.run();
+  EXPECT_EQ(c.done.at(3).second - t1, Time::us(4002));
+  KernelProfile both = timed;
+  both.flops = 1e9;
+  EXPECT_THROW(platform.launch(0, kWholeGpu, both, c, 5), PlatformError);
+  timed.solo_s = -1;
+  EXPECT_THROW(platform.launch(0, kWholeGpu, timed, c, 6), PlatformError);
+}
+
+TEST(SimPlatform, DescribesEachGpuForThePolicies) {
+  Engine engine;
+  HardwareSpec spec = anchor_crossbar(2, 1e9, 0);
+  spec.gpus[0].model = "big";
+  spec.gpus[0].kernel_launch_s = 3e-6;
+  GpuPartitioning rules;
+  rules.name = "big-rules";
+  rules.models = {"big"};
+  rules.green_min_sms = 8;
+  SimPlatform platform(engine, spec, nullptr, {rules});
+  const DeviceRates r = platform.device_rates(0);
+  EXPECT_EQ(r.sms, spec.gpus[0].sms);
+  EXPECT_DOUBLE_EQ(r.peak_flops, spec.gpus[0].peak_flops);
+  EXPECT_DOUBLE_EQ(r.hbm_Bps, spec.gpus[0].hbm_Bps);
+  EXPECT_DOUBLE_EQ(r.launch_s, 3e-6);
+  EXPECT_DOUBLE_EQ(r.eta_compute, kPlannedComputeEfficiency);
+  EXPECT_EQ(platform.partitioning(0).name, "big-rules");
+  EXPECT_EQ(platform.partitioning(0).green_min_sms, 8);
+  // GPU 1's model has no rules: a clear error naming it.
+  try {
+    platform.partitioning(1);
+    ADD_FAILURE() << "no error";
+  } catch (const PlatformError& e) {
+    EXPECT_NE(std::string(e.what()).find(spec.gpus[1].model), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace parallax

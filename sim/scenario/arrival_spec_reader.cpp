@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "sim/scenario/config_fields.h"
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 #include "sim/scenario/input_limits.h"
 
 namespace parallax {

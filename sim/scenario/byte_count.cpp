@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/scenario/did_you_mean.h"
+#include "sim/io/did_you_mean.h"
 
 namespace parallax {
 

@@ -7,7 +7,7 @@
 
 #include "sim/scenario/config_fields.h"
 #include "sim/scenario/gpu_partitioning_reader.h"
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/workload_kinds.h"
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/scenario/gpu_partitioning_reader.h"
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 #include "sim/scenario/scenario_loader.h"
 
 namespace parallax {

@@ -10,7 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "sim/scenario/byte_count.h"
-#include "sim/scenario/did_you_mean.h"
+#include "sim/io/did_you_mean.h"
 #include "sim/scenario/schema_recorder.h"
 
 namespace parallax {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace parallax {
 

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "sim/scenario/did_you_mean.h"
+#include "sim/io/did_you_mean.h"
 #include "sim/scenario/embedded_file.h"
 #include "sim/scenario/hardware_reader.h"
 #include "sim/scenario/scenario_loader.h"

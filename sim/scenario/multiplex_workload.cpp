@@ -9,10 +9,10 @@
 #include "sim/platform/mig_memory.h"
 #include "sim/scenario/arrival_spec_reader.h"
 #include "sim/scenario/config_fields.h"
-#include "sim/scenario/did_you_mean.h"
+#include "sim/io/did_you_mean.h"
 #include "sim/scenario/gpu_partitioning_reader.h"
-#include "sim/scenario/input_error.h"
-#include "sim/scenario/model_catalog.h"
+#include "sim/io/input_error.h"
+#include "sim/scenario/model_catalog_reader.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/workload_kinds.h"
 

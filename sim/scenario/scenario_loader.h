@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "sim/platform/hardware_spec.h"
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 #include "sim/scenario/scenario.h"
 
 namespace parallax {

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "sim/scenario/config_fields.h"
-#include "sim/scenario/did_you_mean.h"
-#include "sim/scenario/model_catalog.h"
+#include "sim/io/did_you_mean.h"
+#include "sim/scenario/model_catalog_reader.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/workload_kinds.h"
 

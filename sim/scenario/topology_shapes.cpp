@@ -7,7 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "sim/scenario/config_fields.h"
-#include "sim/scenario/did_you_mean.h"
+#include "sim/io/did_you_mean.h"
 #include "sim/scenario/link_figures.h"
 #include "sim/scenario/node_directory.h"
 

@@ -15,8 +15,8 @@
 
 #include "sim/io/input_file.h"
 #include "sim/scenario/byte_count.h"
-#include "sim/scenario/did_you_mean.h"
-#include "sim/scenario/input_error.h"
+#include "sim/io/did_you_mean.h"
+#include "sim/io/input_error.h"
 
 namespace parallax {
 

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 #include "sim/scenario/input_limits.h"
 #include "sim/scenario/node_directory.h"
 #include "sim/scenario/scenario.h"

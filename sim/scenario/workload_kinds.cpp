@@ -9,7 +9,7 @@
 #include "sim/scenario/cluster_packing_workload.h"
 #include "sim/scenario/colocate_workload.h"
 #include "sim/scenario/config_fields.h"
-#include "sim/scenario/did_you_mean.h"
+#include "sim/io/did_you_mean.h"
 #include "sim/scenario/multiplex_workload.h"
 #include "sim/scenario/overlap_workload.h"
 #include "sim/scenario/schema_recorder.h"

@@ -15,7 +15,7 @@
 
 #include "sim/report/atomic_file.h"
 #include "sim/report/json_output.h"
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 #include "sim/sweep/point_hash.h"
 
 namespace parallax {

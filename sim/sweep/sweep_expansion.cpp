@@ -124,12 +124,12 @@ uint64_t SweepSpace::hash_of(size_t index) const {
   return state;
 }
 
-SweepPlan::SweepPlan(const SweepSpec& spec) : SweepSpace(spec) {
+ExpandedSweep::ExpandedSweep(const SweepSpec& spec) : SweepSpace(spec) {
   points.reserve(size());
   for (size_t i = 0; i < size(); ++i) points.push_back(point(i));
 }
 
-SweepPlan expand_sweep(const SweepSpec& spec) { return SweepPlan(spec); }
+ExpandedSweep expand_sweep(const SweepSpec& spec) { return ExpandedSweep(spec); }
 
 bool parse_point_hash(const std::string& text, uint64_t& out) {
   if (text.size() != 16) return false;

@@ -74,12 +74,12 @@ class SweepSpace {
 };
 
 // A sweep with every point materialised: only for sweeps small enough to hold (tests).
-struct SweepPlan : SweepSpace {
-  explicit SweepPlan(const SweepSpec& spec);
+struct ExpandedSweep : SweepSpace {
+  explicit ExpandedSweep(const SweepSpec& spec);
   std::vector<SweepPoint> points;  // points[i] == point(i)
 };
 
-SweepPlan expand_sweep(const SweepSpec& spec);
+ExpandedSweep expand_sweep(const SweepSpec& spec);
 
 // A point hash's 16 lower-case hex digits -> the number; false when `text` is not one (no change to `out`
 // is promised then).

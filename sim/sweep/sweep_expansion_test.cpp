@@ -17,11 +17,11 @@ namespace {
 
 using sweep_test::TempFolder;
 
-SweepPlan plan_of(const TempFolder& tmp, const std::string& axes) {
+ExpandedSweep plan_of(const TempFolder& tmp, const std::string& axes) {
   return expand_sweep(parse_sweep_file(tmp.write("s.yaml", "base: base.yaml\n" + axes)));
 }
 
-std::vector<std::string> values_of(const SweepPlan& plan) {
+std::vector<std::string> values_of(const ExpandedSweep& plan) {
   std::vector<std::string> out;
   for (const SweepPoint& p : plan.points) {
     std::string row;
@@ -33,7 +33,7 @@ std::vector<std::string> values_of(const SweepPlan& plan) {
 
 TEST(SweepExpansion, CartesianVariesTheLastKeyFastest) {
   TempFolder tmp;
-  const SweepPlan plan = plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2, 3], b: [x, y]}\n");
+  const ExpandedSweep plan = plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2, 3], b: [x, y]}\n");
   EXPECT_EQ(plan.axis_keys, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(values_of(plan), (std::vector<std::string>{"1 x", "1 y", "2 x", "2 y", "3 x", "3 y"}));
   for (size_t i = 0; i < plan.points.size(); ++i) EXPECT_EQ(plan.points[i].index, i);
@@ -41,13 +41,13 @@ TEST(SweepExpansion, CartesianVariesTheLastKeyFastest) {
 
 TEST(SweepExpansion, ZipMovesItsListsTogether) {
   TempFolder tmp;
-  const SweepPlan plan = plan_of(tmp, "axes:\n  - zip: {a: [1, 2, 3], b: [x, y, z]}\n");
+  const ExpandedSweep plan = plan_of(tmp, "axes:\n  - zip: {a: [1, 2, 3], b: [x, y, z]}\n");
   EXPECT_EQ(values_of(plan), (std::vector<std::string>{"1 x", "2 y", "3 z"}));
 }
 
 TEST(SweepExpansion, GroupsNestInFileOrderAndSeedsComeLast) {
   TempFolder tmp;
-  const SweepPlan plan = plan_of(tmp,
+  const ExpandedSweep plan = plan_of(tmp,
                                  "set: {out: 0}\n"
                                  "axes:\n  - cartesian: {a: [1, 2]}\n  - zip: {b: [x, y], c: [3, 4]}\n"
                                  "seeds: [7, 8]\n");
@@ -95,8 +95,8 @@ TEST(SweepExpansion, HashIsPinnedAndIgnoresOverrideOrder) {
 
 TEST(SweepExpansion, ReorderingAxesKeepsEachPointsHash) {
   TempFolder tmp;
-  const SweepPlan ab = plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2], b: [x, y]}\n");
-  const SweepPlan ba = plan_of(tmp, "axes:\n  - cartesian: {b: [x, y], a: [1, 2]}\n");
+  const ExpandedSweep ab = plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2], b: [x, y]}\n");
+  const ExpandedSweep ba = plan_of(tmp, "axes:\n  - cartesian: {b: [x, y], a: [1, 2]}\n");
   std::set<std::string> h1, h2;
   for (const SweepPoint& p : ab.points) h1.insert(p.hash);
   for (const SweepPoint& p : ba.points) h2.insert(p.hash);

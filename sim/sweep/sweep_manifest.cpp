@@ -12,7 +12,7 @@
 
 #include "sim/io/input_file.h"
 #include "sim/report/atomic_file.h"
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace parallax {
 

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 #include "sim/sweep/results_table.h"
 #include "sim/sweep/sweep_directory.h"
 #include "sim/sweep/sweep_manifest.h"

@@ -2,7 +2,7 @@
 // sweep_mpi.h in a build without MPI: --mpi is refused with the way to get it.
 #include <cstdlib>
 
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 #include "sim/sweep/sweep_mpi.h"
 
 namespace parallax {

@@ -26,16 +26,16 @@ std::string slurp(const std::filesystem::path& p) {
   return s.str();
 }
 
-SweepPlan output_plan_of(const TempFolder& tmp, const std::string& axes) {
+ExpandedSweep output_plan_of(const TempFolder& tmp, const std::string& axes) {
   return expand_sweep(parse_sweep_file(tmp.write("s.yaml", "base: base.yaml\n" + axes)));
 }
 
-SweepIdentity identity_of(const SweepPlan& plan, const std::string& shard = "") {
+SweepIdentity identity_of(const ExpandedSweep& plan, const std::string& shard = "") {
   return SweepIdentity{sweep_id(plan), "s.yaml", "base.yaml", plan.points.size(), plan.axis_keys, shard};
 }
 
 // A stand-in for a simulation: its "summary" is a function of the point alone.
-ManifestEntry fake_run(const SweepPlan& plan, const SweepPoint& p) {
+ManifestEntry fake_run(const ExpandedSweep& plan, const SweepPoint& p) {
   ManifestEntry e;
   e.point = p.index;
   e.hash = p.hash;
@@ -48,7 +48,7 @@ ManifestEntry fake_run(const SweepPlan& plan, const SweepPoint& p) {
   return e;
 }
 
-void run_all(const SweepPlan& plan, SweepDirectory& dir, size_t jobs, const SweepShard& shard = {}) {
+void run_all(const ExpandedSweep& plan, SweepDirectory& dir, size_t jobs, const SweepShard& shard = {}) {
   std::vector<const SweepPoint*> todo;
   for (const SweepPoint& p : plan.points)
     if (shard.holds(p.index) && !dir.finished(p.hash)) todo.push_back(&p);
@@ -88,7 +88,7 @@ TEST(SweepManifestTest, LinesRoundTripAndATornTailIsDropped) {
 
 TEST(SweepResultsTable, FlattensObjectsDropsArraysAndRenamesClashes) {
   TempFolder tmp;
-  const SweepPlan plan = output_plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2]}\n");
+  const ExpandedSweep plan = output_plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2]}\n");
   const ManifestEntry e = fake_run(plan, plan.points[1]);
   const ResultsTable t(plan.axis_keys, e);
   EXPECT_EQ(t.header_line(), "point,hash,a,scenario,makespan_s,activities.copy,summary.a\n");
@@ -97,7 +97,7 @@ TEST(SweepResultsTable, FlattensObjectsDropsArraysAndRenamesClashes) {
 
 TEST(SweepDirectoryTest, ParallelRunRecordsEveryPointOnceInPointOrder) {
   TempFolder tmp;
-  const SweepPlan plan = output_plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2, 3, 4, 5, 6, 7, 8], b: [x, y, z]}\n");
+  const ExpandedSweep plan = output_plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2, 3, 4, 5, 6, 7, 8], b: [x, y, z]}\n");
   SweepDirectory dir(tmp.path() / "out", plan, identity_of(plan));
   run_all(plan, dir, 4);
   EXPECT_EQ(dir.finished_count(), 24u);
@@ -115,14 +115,14 @@ TEST(SweepDirectoryTest, ParallelRunRecordsEveryPointOnceInPointOrder) {
 
 TEST(SweepDirectoryTest, ASecondWriterIsRefused) {
   TempFolder tmp;
-  const SweepPlan plan = output_plan_of(tmp, "axes: []\n");
+  const ExpandedSweep plan = output_plan_of(tmp, "axes: []\n");
   SweepDirectory first(tmp.path() / "out", plan, identity_of(plan));
   EXPECT_THROW(SweepDirectory(tmp.path() / "out", plan, identity_of(plan)), InputError);
 }
 
 TEST(SweepDirectoryTest, ResumeSkipsFinishedHashesAndRepairsATornLine) {
   TempFolder tmp;
-  const SweepPlan plan = output_plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2, 3, 4]}\n");
+  const ExpandedSweep plan = output_plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2, 3, 4]}\n");
   const std::filesystem::path out = tmp.path() / "out";
   {
     SweepDirectory dir(out, plan, identity_of(plan));
@@ -143,8 +143,8 @@ TEST(SweepDirectoryTest, ResumeSkipsFinishedHashesAndRepairsATornLine) {
 
 TEST(SweepDirectoryTest, AnEditedSweepSetsOtherPointsAsideAndTakesThemBack) {
   TempFolder tmp;
-  const SweepPlan one = output_plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2, 3]}\n");
-  const SweepPlan two = output_plan_of(tmp, "axes:\n  - cartesian: {a: [3, 4]}\n");  // a=3 is point 2, then 0
+  const ExpandedSweep one = output_plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2, 3]}\n");
+  const ExpandedSweep two = output_plan_of(tmp, "axes:\n  - cartesian: {a: [3, 4]}\n");  // a=3 is point 2, then 0
   const std::filesystem::path out = tmp.path() / "out";
   {
     SweepDirectory dir(out, one, identity_of(one));
@@ -168,7 +168,7 @@ TEST(SweepDirectoryTest, AnEditedSweepSetsOtherPointsAsideAndTakesThemBack) {
 
 TEST(SweepMergeTest, MergedShardsEqualTheSingleProcessTable) {
   TempFolder tmp;
-  const SweepPlan plan = output_plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2, 3, 4, 5]}\n  - zip: {b: [x, y], c: [1, 2]}\n");
+  const ExpandedSweep plan = output_plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2, 3, 4, 5]}\n  - zip: {b: [x, y], c: [1, 2]}\n");
   {
     SweepDirectory whole(tmp.path() / "whole", plan, identity_of(plan));
     run_all(plan, whole, 3);
@@ -193,8 +193,8 @@ TEST(SweepMergeTest, MergedShardsEqualTheSingleProcessTable) {
 
 TEST(SweepMergeTest, FoldersOfDifferentSweepsAreRefused) {
   TempFolder tmp;
-  const SweepPlan one = output_plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2]}\n");
-  const SweepPlan two = output_plan_of(tmp, "axes:\n  - cartesian: {a: [1, 3]}\n");
+  const ExpandedSweep one = output_plan_of(tmp, "axes:\n  - cartesian: {a: [1, 2]}\n");
+  const ExpandedSweep two = output_plan_of(tmp, "axes:\n  - cartesian: {a: [1, 3]}\n");
   { SweepDirectory d(tmp.path() / "one", one, identity_of(one)); }
   { SweepDirectory d(tmp.path() / "two", two, identity_of(two)); }
   EXPECT_THROW(merge_sweep_outputs({tmp.path() / "one", tmp.path() / "two"}, tmp.path() / "m"), InputError);

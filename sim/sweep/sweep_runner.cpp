@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "sim/io/input_file.h"
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace parallax {
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/scenario/config_edit.h"
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace parallax {
 

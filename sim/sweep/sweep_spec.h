@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "sim/scenario/config_tree.h"
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace parallax {
 

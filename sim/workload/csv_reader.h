@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "sim/engine/sim_time.h"
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace parallax {
 

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 #include "sim/workload/azure2019_trace.h"
 #include "sim/workload/azure2021_trace.h"
 #include "sim/workload/azure_llm_trace.h"

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace parallax::testing_files {
 

@@ -35,7 +35,7 @@ void expect_only_input_errors(Parse&& parse);
 
 }  // namespace parallax::fuzz
 
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 
 template <class Parse>
 void parallax::fuzz::expect_only_input_errors(Parse&& parse) {

@@ -134,6 +134,8 @@ void CheckedPlatform::check_kernel_bound(const Relay& r) const {
   if (k.flops > 0) {
     bound_s = sms > 0 ? k.flops / (g.peak_flops * sms / g.sms) : std::numeric_limits<double>::infinity();
   }
+  // Described by time: solo_s on the whole GPU, longer on fewer SMs.
+  if (k.solo_s > 0) bound_s = sms > 0 ? k.solo_s * g.sms / sms : std::numeric_limits<double>::infinity();
   if (k.dram_bytes > 0) bound_s = std::max(bound_s, k.dram_bytes / (g.hbm_Bps * r.most_share));
   const Time took = now() - r.issued;
   if (!std::isfinite(bound_s)) {

@@ -17,7 +17,8 @@
 //  * kernels: none finishes before its roofline lower bound on the most it could use while it ran:
 //    launch delay + max(flops / (peak · s / S), dram_bytes / (HBM · share)), s the most SMs its
 //    partition (or the GPU's unreserved pool) held during its life, capped by max_sms, share the
-//    largest bandwidth share its partition had (1 unpartitioned);
+//    largest bandwidth share its partition had (1 unpartitioned); a kernel described by time no
+//    sooner than launch delay + solo_s · S / s;
 //  * capacities: after each call and callback, once the platform has re-solved at that instant,
 //    usage(c) <= capacity(c) · (1 + 1e-9) for every flow-solver constraint.
 // trace() lists every callback as (activity number, time): two runs of one seed must agree.
@@ -42,6 +43,8 @@ class CheckedPlatform final : public Platform, private CompletionListener, priva
   int gpu_count() const override { return inner_.gpu_count(); }
   int host_count() const override { return inner_.host_count(); }
   const GpuSpec& gpu(GpuId id) const override { return inner_.gpu(id); }
+  const GpuPartitioning& partitioning(GpuId id) const override { return inner_.partitioning(id); }
+  Path path(Endpoint src, Endpoint dst) override { return inner_.path(src, dst); }
   ActivityId copy(Endpoint src, Endpoint dst, Bytes bytes, CompletionListener& listener, uint64_t tag,
                   std::string_view label = {}) override;
   ActivityId launch(GpuId gpu, PartitionId partition, const KernelProfile& kernel, CompletionListener& listener,

@@ -36,7 +36,7 @@
 #include "sim/policies/multiplex/multiplex_node.h"
 #include "sim/policies/multiplex/multiplex_presets.h"
 #include "sim/policies/multiplex/multiplex_test_fixtures.h"
-#include "sim/scenario/model_catalog.h"
+#include "sim/scenario/model_catalog_reader.h"
 #include "sim/platform/test_machines.h"
 #include "tests/property/checked_platform.h"
 #include "tests/property/property_seeds.h"

@@ -36,7 +36,7 @@
 #include "sim/policies/serverless/serverless_metrics.h"
 #include "sim/policies/serverless/serverless_node.h"
 #include "sim/policies/serverless/serverless_test_machine.h"
-#include "sim/scenario/model_catalog.h"
+#include "sim/scenario/model_catalog_reader.h"
 #include "tests/property/checked_platform.h"
 #include "tests/property/property_seeds.h"
 #include "tools/serverless_sim.h"
@@ -114,7 +114,7 @@ Outcome run_one(std::string_view policy_name, const Draw& d, uint64_t seed) {
   policy.closed_form = d.closed_form;
   policy.record_timeline = true;
   RandomStreams streams(seed);
-  ServerlessNode node(platform, policy, d.models, d.functions, node_links(sim), streams.stream("gpu_select"));
+  ServerlessNode node(platform, policy, d.models, d.functions, node_links(platform), streams.stream("gpu_select"));
   node.start(d.arrivals);
   engine.run(d.cut);
 

@@ -10,7 +10,7 @@
 #include "sim/scenario/node_directory.h"
 #include "sim/scenario/transfer_csv.h"
 #include "sim/workload/arrival_process.h"
-#include "sim/workload/transfer_replay.h"
+#include "sim/scenario/transfer_replay.h"
 
 namespace parallax::testing {
 

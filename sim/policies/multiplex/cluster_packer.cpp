@@ -16,7 +16,7 @@ PackingScheme packing_scheme_from_name(const std::string& name) {
   throw std::invalid_argument(fmt::format("unknown packing scheme '{}'", name));
 }
 
-ClusterPacker::ClusterPacker(std::span<const AlibabaNode> nodes, PackingScheme scheme,
+ClusterPacker::ClusterPacker(std::span<const ClusterNode> nodes, PackingScheme scheme,
                              const GpuPartitioning* mig_geometry)
     : scheme_(scheme), mig_(mig_geometry) {
   if (scheme_ == PackingScheme::mig) {
@@ -26,7 +26,7 @@ ClusterPacker::ClusterPacker(std::span<const AlibabaNode> nodes, PackingScheme s
     if (mig_whole_ == nullptr || mig_->mig_memory_slices > 32)
       throw std::invalid_argument(fmt::format("{}: no full-GPU MIG profile", mig_->name));
   }
-  for (const AlibabaNode& n : nodes) {
+  for (const ClusterNode& n : nodes) {
     nodes_.push_back({n.cpu_milli, n.memory_mib, n.model, static_cast<int>(gpus_.size()), n.gpus});
     PackedGpu gpu;
     gpu.node = static_cast<int>(nodes_.size()) - 1;
@@ -48,7 +48,7 @@ const MigProfile* ClusterPacker::mig_profile_for(int gpu_milli) const {
   return best;
 }
 
-bool ClusterPacker::node_fits(const AlibabaPod& pod, const PackedNode& n) const {
+bool ClusterPacker::node_fits(const PodRequest& pod, const PackedNode& n) const {
   if (n.cpu_free_milli < pod.cpu_milli || n.memory_free_mib < pod.memory_mib) return false;
   if (pod.num_gpu == 0 || pod.gpu_spec.empty()) return true;
   return std::find(pod.gpu_spec.begin(), pod.gpu_spec.end(), n.model) != pod.gpu_spec.end();
@@ -74,14 +74,14 @@ int ClusterPacker::mig_start_for(const PackedGpu& g, const MigProfile& p) const 
   return -1;
 }
 
-std::optional<PodPlacement> ClusterPacker::place(const AlibabaPod& pod) {
+std::optional<PodPlacement> ClusterPacker::place(const PodRequest& pod) {
   if (pod.num_gpu == 0) return place_cpu_only(pod);
   if (pod.num_gpu > 1 || pod.gpu_milli >= 1000 || scheme_ == PackingScheme::exclusive)
     return place_whole(pod, pod.num_gpu);
   return place_fraction(pod);
 }
 
-std::optional<PodPlacement> ClusterPacker::place_cpu_only(const AlibabaPod& pod) {
+std::optional<PodPlacement> ClusterPacker::place_cpu_only(const PodRequest& pod) {
   for (int pass = 0; pass < 2; ++pass)
     for (size_t i = 0; i < nodes_.size(); ++i) {
       if ((nodes_[i].gpus == 0) != (pass == 0) || !node_fits(pod, nodes_[i])) continue;
@@ -93,7 +93,7 @@ std::optional<PodPlacement> ClusterPacker::place_cpu_only(const AlibabaPod& pod)
   return std::nullopt;
 }
 
-std::optional<PodPlacement> ClusterPacker::place_whole(const AlibabaPod& pod, int gpus_wanted) {
+std::optional<PodPlacement> ClusterPacker::place_whole(const PodRequest& pod, int gpus_wanted) {
   int best = -1, best_idle = std::numeric_limits<int>::max();
   for (size_t i = 0; i < nodes_.size(); ++i) {
     const PackedNode& n = nodes_[i];
@@ -111,7 +111,7 @@ std::optional<PodPlacement> ClusterPacker::place_whole(const AlibabaPod& pod, in
   return where;
 }
 
-std::optional<PodPlacement> ClusterPacker::place_fraction(const AlibabaPod& pod) {
+std::optional<PodPlacement> ClusterPacker::place_fraction(const PodRequest& pod) {
   const MigProfile* profile = scheme_ == PackingScheme::mig ? mig_profile_for(pod.gpu_milli) : nullptr;
   if (scheme_ == PackingScheme::mig && profile == nullptr) return std::nullopt;
   int best = -1, best_start = -1;
@@ -143,7 +143,7 @@ std::optional<PodPlacement> ClusterPacker::place_fraction(const AlibabaPod& pod)
   return where;
 }
 
-void ClusterPacker::commit(const AlibabaPod& pod, PodPlacement& where, const MigProfile* profile) {
+void ClusterPacker::commit(const PodRequest& pod, PodPlacement& where, const MigProfile* profile) {
   PackedNode& n = nodes_[static_cast<size_t>(where.node)];
   n.cpu_free_milli -= pod.cpu_milli;
   n.memory_free_mib -= pod.memory_mib;
@@ -166,7 +166,7 @@ void ClusterPacker::commit(const AlibabaPod& pod, PodPlacement& where, const Mig
   }
 }
 
-void ClusterPacker::remove(const AlibabaPod& pod, const PodPlacement& where) {
+void ClusterPacker::remove(const PodRequest& pod, const PodPlacement& where) {
   PackedNode& n = nodes_[static_cast<size_t>(where.node)];
   n.cpu_free_milli += pod.cpu_milli;
   n.memory_free_mib += pod.memory_mib;
@@ -188,7 +188,7 @@ void ClusterPacker::remove(const AlibabaPod& pod, const PodPlacement& where) {
   }
 }
 
-int64_t ClusterPacker::free_requested_capacity(const AlibabaPod& pod) const {
+int64_t ClusterPacker::free_requested_capacity(const PodRequest& pod) const {
   int64_t free = 0;
   for (const PackedNode& n : nodes_) {
     if (n.gpus == 0) continue;

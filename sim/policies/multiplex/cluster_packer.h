@@ -29,9 +29,29 @@
 #include <vector>
 
 #include "sim/platform/mig_layout.h"
-#include "sim/workload/alibaba_gpu_trace.h"
 
 namespace parallax {
+
+// A pod as the packer sees it: what it asks of one node and, in a timed replay, when it comes and
+// goes. Trace rows (sim/workload/alibaba_gpu_trace.h) become these at the caller.
+struct PodRequest {
+  uint64_t cpu_milli = 0;
+  uint64_t memory_mib = 0;
+  int num_gpu = 0;
+  int gpu_milli = 0;                   // per GPU; 1000 = a whole GPU
+  std::vector<std::string> gpu_spec;   // allowed GPU models; empty = any
+  bool has_times = false;              // creation_s and deletion_s are known
+  int64_t creation_s = 0;
+  int64_t deletion_s = 0;
+};
+
+// A node of the cluster: its CPU, memory and GPUs (all of one model).
+struct ClusterNode {
+  uint64_t cpu_milli = 0;
+  uint64_t memory_mib = 0;
+  int gpus = 0;
+  std::string model;                   // "" when gpus == 0
+};
 
 enum class PackingScheme { exclusive, mig, elastic };
 
@@ -66,11 +86,11 @@ class ClusterPacker {
  public:
   // `mig_geometry` is required for PackingScheme::mig (std::invalid_argument otherwise) and must
   // outlive the packer.
-  ClusterPacker(std::span<const AlibabaNode> nodes, PackingScheme scheme, const GpuPartitioning* mig_geometry);
+  ClusterPacker(std::span<const ClusterNode> nodes, PackingScheme scheme, const GpuPartitioning* mig_geometry);
 
   // Places the pod or returns nothing (the state is then unchanged).
-  std::optional<PodPlacement> place(const AlibabaPod& pod);
-  void remove(const AlibabaPod& pod, const PodPlacement& where);
+  std::optional<PodPlacement> place(const PodRequest& pod);
+  void remove(const PodRequest& pod, const PodPlacement& where);
 
   // The MIG profile a pod of `gpu_milli` gets (mig scheme); nullptr if none is large enough.
   const MigProfile* mig_profile_for(int gpu_milli) const;
@@ -81,17 +101,17 @@ class ClusterPacker {
   int64_t requested_milli() const { return requested_; }
   // The capacity of a GPU a pod of this model may use that no pod has requested, summed over the
   // cluster (1000 per idle GPU); what a perfectly divisible GPU would still offer.
-  int64_t free_requested_capacity(const AlibabaPod& pod) const;
+  int64_t free_requested_capacity(const PodRequest& pod) const;
 
  private:
-  bool node_fits(const AlibabaPod& pod, const PackedNode& n) const;
+  bool node_fits(const PodRequest& pod, const PackedNode& n) const;
   int idle_gpus(const PackedNode& n) const;
-  std::optional<PodPlacement> place_whole(const AlibabaPod& pod, int gpus_wanted);
-  std::optional<PodPlacement> place_fraction(const AlibabaPod& pod);
-  std::optional<PodPlacement> place_cpu_only(const AlibabaPod& pod);
+  std::optional<PodPlacement> place_whole(const PodRequest& pod, int gpus_wanted);
+  std::optional<PodPlacement> place_fraction(const PodRequest& pod);
+  std::optional<PodPlacement> place_cpu_only(const PodRequest& pod);
   // A legal start for `p` beside the instances on `g`, or -1 (cheap checks, in the validator's terms).
   int mig_start_for(const PackedGpu& g, const MigProfile& p) const;
-  void commit(const AlibabaPod& pod, PodPlacement& where, const MigProfile* profile);
+  void commit(const PodRequest& pod, PodPlacement& where, const MigProfile* profile);
 
   PackingScheme scheme_;
   const GpuPartitioning* mig_ = nullptr;

@@ -12,9 +12,8 @@
 namespace parallax {
 namespace {
 
-AlibabaPod pod(int milli, int num_gpu = 1, int64_t from = 0, int64_t to = 0, std::vector<std::string> spec = {}) {
-  AlibabaPod p;
-  p.name = "p";
+PodRequest pod(int milli, int num_gpu = 1, int64_t from = 0, int64_t to = 0, std::vector<std::string> spec = {}) {
+  PodRequest p;
   p.cpu_milli = 1000;
   p.memory_mib = 1024;
   p.num_gpu = num_gpu;
@@ -26,16 +25,14 @@ AlibabaPod pod(int milli, int num_gpu = 1, int64_t from = 0, int64_t to = 0, std
   return p;
 }
 
-std::vector<AlibabaNode> cluster(int nodes, int gpus, const std::string& model = "T4") {
-  std::vector<AlibabaNode> out;
+std::vector<ClusterNode> cluster(int nodes, int gpus, const std::string& model = "T4") {
+  std::vector<ClusterNode> out;
   for (int i = 0; i < nodes; ++i) {
-    AlibabaNode n;
-    n.sn = std::to_string(i);
+    ClusterNode n;
     n.cpu_milli = 64000;
     n.memory_mib = 262144;
     n.gpus = gpus;
     n.model = model;
-    n.line = i + 2;
     out.push_back(n);
   }
   return out;
@@ -103,7 +100,7 @@ TEST(ClusterPacker, NeverPlacesBeyondCapacityUnderRandomChurn) {
   for (PackingScheme scheme : {PackingScheme::exclusive, PackingScheme::mig, PackingScheme::elastic}) {
     ClusterPacker packer(nodes, scheme, &h200);
     std::mt19937_64 rng(7);
-    std::vector<std::pair<AlibabaPod, PodPlacement>> live;
+    std::vector<std::pair<PodRequest, PodPlacement>> live;
     int placed = 0, refused = 0;
     for (int step = 0; step < 4000; ++step) {
       if (!live.empty() && rng() % 3 == 0) {
@@ -112,7 +109,7 @@ TEST(ClusterPacker, NeverPlacesBeyondCapacityUnderRandomChurn) {
         live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
       } else {
         const int kind = static_cast<int>(rng() % 10);
-        AlibabaPod p = kind == 0 ? pod(1000, 1 + static_cast<int>(rng() % 4)) : pod(1 + static_cast<int>(rng() % 1000));
+        PodRequest p = kind == 0 ? pod(1000, 1 + static_cast<int>(rng() % 4)) : pod(1 + static_cast<int>(rng() % 1000));
         p.cpu_milli = rng() % 8000;
         if (auto w = packer.place(p)) live.push_back({p, *w}), ++placed;
         else ++refused;
@@ -145,7 +142,7 @@ TEST(ClusterPacker, NeverPlacesBeyondCapacityUnderRandomChurn) {
 // 1500 over [5,10): fragmentation = (900·5 + 500·5) / (2000·10) = 0.35.
 TEST(ClusterPackingReplay, HandComputedElasticReplay) {
   const auto nodes = cluster(1, 2);
-  const std::vector<AlibabaPod> pods = {pod(500, 1, 0, 10), pod(600, 1, 0, 10), pod(1000, 1, 5, 10),
+  const std::vector<PodRequest> pods = {pod(500, 1, 0, 10), pod(600, 1, 0, 10), pod(1000, 1, 5, 10),
                                         pod(400, 1, 5, 10), pod(100, 1, 10, 12)};
   const PackingMetrics m = replay_cluster_packing(pods, nodes, PackingScheme::elastic, nullptr);
   EXPECT_EQ(m.pods, 5);
@@ -162,7 +159,7 @@ TEST(ClusterPackingReplay, HandComputedElasticReplay) {
 // The same pods in fill mode: nobody leaves, so E joins A's GPU: 1600 of 2000 milli requested.
 TEST(ClusterPackingReplay, FillModeKeepsEveryPod) {
   const auto nodes = cluster(1, 2);
-  const std::vector<AlibabaPod> pods = {pod(500, 1, 0, 10), pod(600, 1, 0, 10), pod(1000, 1, 5, 10),
+  const std::vector<PodRequest> pods = {pod(500, 1, 0, 10), pod(600, 1, 0, 10), pod(1000, 1, 5, 10),
                                         pod(400, 1, 5, 10), pod(100, 1, 10, 12)};
   const PackingMetrics m = replay_cluster_packing(pods, nodes, PackingScheme::elastic, nullptr, PackingReplay::fill);
   EXPECT_FALSE(m.timed);
@@ -177,7 +174,7 @@ TEST(ClusterPackingReplay, FillModeKeepsEveryPod) {
 TEST(ClusterPackingReplay, FragmentedRefusalIsCounted) {
   const auto nodes = cluster(1, 2);
   // 600 + 600 on two GPUs leaves 800 milli free in total, but no GPU has 700.
-  const std::vector<AlibabaPod> pods = {pod(600, 1, 0, 10), pod(600, 1, 0, 10), pod(700, 1, 1, 10)};
+  const std::vector<PodRequest> pods = {pod(600, 1, 0, 10), pod(600, 1, 0, 10), pod(700, 1, 1, 10)};
   const PackingMetrics m = replay_cluster_packing(pods, nodes, PackingScheme::elastic, nullptr);
   EXPECT_EQ(m.unplaced_gpu_pods, 1);
   EXPECT_EQ(m.unplaced_fragmented, 1);

@@ -9,12 +9,12 @@
 
 namespace parallax {
 
-PackingMetrics replay_cluster_packing(std::span<const AlibabaPod> pods, std::span<const AlibabaNode> nodes,
+PackingMetrics replay_cluster_packing(std::span<const PodRequest> pods, std::span<const ClusterNode> nodes,
                                       PackingScheme scheme, const GpuPartitioning* mig_geometry, PackingReplay mode) {
   ClusterPacker packer(nodes, scheme, mig_geometry);
   PackingMetrics m;
   m.timed = mode == PackingReplay::timed &&
-            std::all_of(pods.begin(), pods.end(), [](const AlibabaPod& p) { return p.has_times; });
+            std::all_of(pods.begin(), pods.end(), [](const PodRequest& p) { return p.has_times; });
   const auto arrival = [&](size_t i) { return m.timed ? pods[i].creation_s : int64_t{0}; };
   m.pods = static_cast<int64_t>(pods.size());
   m.gpus_in_cluster = static_cast<int>(packer.gpus().size());
@@ -39,7 +39,7 @@ PackingMetrics replay_cluster_packing(std::span<const AlibabaPod> pods, std::spa
   };
 
   for (size_t i : order) {
-    const AlibabaPod& pod = pods[i];
+    const PodRequest& pod = pods[i];
     while (!departures.empty() && departures.top().first <= arrival(i)) {
       const auto [t, j] = departures.top();
       departures.pop();

@@ -1,6 +1,6 @@
 // File: sim/policies/multiplex/cluster_packing_replay.h
-// Replays an Alibaba openb pod list onto a node list under one packing scheme (cluster_packer.h)
-// and measures what the scheme costs.
+// Replays a pod list (an Alibaba openb trace, as PodRequests) onto a node list under one packing
+// scheme (cluster_packer.h) and measures what the scheme costs.
 //
 // Two modes. `timed`: pods arrive at creation_time and leave at deletion_time (departures first
 // at equal times); ties keep file order. `fill` (the packing experiment of Weng et al., ATC'23):
@@ -46,7 +46,7 @@ struct PackingMetrics {
 
 enum class PackingReplay { timed, fill };
 
-PackingMetrics replay_cluster_packing(std::span<const AlibabaPod> pods, std::span<const AlibabaNode> nodes,
+PackingMetrics replay_cluster_packing(std::span<const PodRequest> pods, std::span<const ClusterNode> nodes,
                                       PackingScheme scheme, const GpuPartitioning* mig_geometry,
                                       PackingReplay mode = PackingReplay::timed);
 

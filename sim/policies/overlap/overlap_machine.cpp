@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include "models/calibrated_defaults.h"
-#include "sim/platform/platform.h"
 #include "sim/policies/overlap/ring_hops.h"
 
 namespace parallax {
@@ -28,16 +27,16 @@ models::GpuComputeParams overlap_gpu_params(const GpuSpec& gpu) {
   return p;
 }
 
-OverlapGroup overlap_group(const HardwareSpec& spec, int64_t tp) {
-  if (tp < 1 || tp > static_cast<int64_t>(spec.gpus.size()))
-    throw PlatformError(fmt::format("tp = {} needs 1..{} GPUs on '{}'", tp, spec.gpus.size(), spec.name));
+OverlapGroup overlap_group(Platform& platform, int64_t tp) {
+  if (tp < 1 || tp > platform.gpu_count())
+    throw PlatformError(fmt::format("tp = {} needs 1..{} GPUs, the machine's", tp, platform.gpu_count()));
   OverlapGroup g;
   for (int i = 0; i < tp; ++i) g.order.push_back(i);
   g.reverse_order = counter_rotating_order(g.order);
-  g.machine.gpu = overlap_gpu_params(spec.gpus.front());
-  g.machine.ring = ring_hops(spec, g.order);
+  g.machine.gpu = overlap_gpu_params(platform.gpu(0));
+  g.machine.ring = ring_hops(platform, g.order);
   const std::vector<int> both[2] = {g.order, g.reverse_order};
-  std::vector<models::RingParams> rings = concurrent_ring_hops(spec, both);
+  std::vector<models::RingParams> rings = concurrent_ring_hops(platform, both);
   g.machine.double_ring.first = std::move(rings[0]);
   g.machine.double_ring.second = std::move(rings[1]);
   return g;

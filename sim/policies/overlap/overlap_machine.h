@@ -1,5 +1,5 @@
 // File: sim/policies/overlap/overlap_machine.h
-// A hardware preset seen by the overlap models: the GPU's compute model (the fitted GEMM
+// A machine (any Platform) seen by the overlap models: the GPU's compute model (the fitted GEMM
 // parameters where we have them, else the preset's peak/HBM with the default efficiency curve)
 // and the rings of a tensor-parallel group of GPUs 0..tp−1: the single ring in id order and the
 // double ring = that ring plus its counter-rotating twin, hops shared between them
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "models/overlap_problem.h"
-#include "sim/platform/hardware_spec.h"
+#include "sim/platform/platform.h"
 
 namespace parallax {
 
@@ -26,7 +26,8 @@ struct OverlapGroup {
   models::OverlapMachine machine;
 };
 
+// The group on GPUs 0..tp-1 of `platform` (its first GPU's compute model, its paths' rings).
 // Throws PlatformError when tp exceeds the machine's GPUs or tp < 1.
-OverlapGroup overlap_group(const HardwareSpec& spec, int64_t tp);
+OverlapGroup overlap_group(Platform& platform, int64_t tp);
 
 }  // namespace parallax

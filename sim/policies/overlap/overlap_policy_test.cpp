@@ -26,7 +26,8 @@ using models::LinkType;
 
 TEST(RingHops, A6000PairsSingleRingAlternatesNvlinkAndPcie) {
   // 0→1 NVLink bridge (56 GB/s), 1→2 PCIe via switch 0 (32), 2→3 NVLink, 3→0 PCIe.
-  const HardwareSpec hw = load_hardware_preset("a6000x8-nvlink-pairs");
+  Engine engine;
+  SimPlatform hw(engine, load_hardware_preset("a6000x8-nvlink-pairs"));
   const models::RingParams r = ring_hops(hw, {0, 1, 2, 3});
   ASSERT_EQ(r.hops.size(), 4u);
   EXPECT_EQ(r.hops[0].link, LinkType::nvlink);
@@ -39,7 +40,8 @@ TEST(RingHops, A6000PairsSingleRingAlternatesNvlinkAndPcie) {
 }
 
 TEST(RingHops, A6000DoubleRingSharesTheSwitchUplinksAtEightGpus) {
-  const HardwareSpec hw = load_hardware_preset("a6000x8-nvlink-pairs");
+  Engine engine;
+  SimPlatform hw(engine, load_hardware_preset("a6000x8-nvlink-pairs"));
   // Four GPUs: the reverse ring uses the other directions, nothing is shared.
   const std::vector<int> four[2] = {{0, 1, 2, 3}, counter_rotating_order({0, 1, 2, 3})};
   const auto r4 = concurrent_ring_hops(hw, four);
@@ -62,8 +64,9 @@ TEST(RingHops, A6000DoubleRingSharesTheSwitchUplinksAtEightGpus) {
 TEST(RingHops, EveryPresetBuildsItsRings) {
   for (const std::string& name : hardware_preset_names()) {
     SCOPED_TRACE(name);
-    const HardwareSpec hw = load_hardware_preset(name);
-    const int64_t gpus = static_cast<int64_t>(hw.gpus.size());
+    Engine engine;
+    SimPlatform hw(engine, load_hardware_preset(name));
+    const int64_t gpus = hw.gpu_count();
     for (int64_t tp = 1; tp <= gpus; tp *= 2) {
       const OverlapGroup g = overlap_group(hw, tp);
       EXPECT_EQ(g.machine.ring.ranks(), tp);
@@ -72,7 +75,8 @@ TEST(RingHops, EveryPresetBuildsItsRings) {
       EXPECT_LE(g.machine.double_ring.first.bottleneck_Bps(), g.machine.ring.bottleneck_Bps());
     }
   }
-  const HardwareSpec h100 = load_hardware_preset("dgx-h100");
+  Engine engine;
+  SimPlatform h100(engine, load_hardware_preset("dgx-h100"));
   const OverlapGroup g8 = overlap_group(h100, 8);
   EXPECT_DOUBLE_EQ(g8.machine.ring.bottleneck_Bps(), 450e9);
   EXPECT_DOUBLE_EQ(g8.machine.double_ring.first.bottleneck_Bps(), 225e9);  // one NVSwitch port, two rings
@@ -100,7 +104,9 @@ TEST(OverlapDes, AgreesWithTheAnalyticModelsWithoutContention) {
       for (int64_t tp : {2, 4, 8}) {
         SCOPED_TRACE(fmt::format("{} {} tp{}", preset, models::to_string(op), tp));
         const models::OverlapProblem p{op, 4096, 4096 * 4, 4096, 2, tp};
-        const OverlapGroup g = overlap_group(hw, tp);
+        Engine engine;
+        SimPlatform machine(engine, hw);
+        const OverlapGroup g = overlap_group(machine, tp);
         const double seq = models::sequential_cost(p, g.machine, params).time_s;
         EXPECT_NEAR(simulate(hw, p, g, params, models::OverlapStrategy::sequential, 1) / seq, 1.0, 0.01);
         const double fused =
@@ -120,7 +126,9 @@ TEST(OverlapDes, DoubleRingAgreesWhereTheRingsDoNotShareALink) {
   models::OverlapParams params;
   params.hbm_bytes_per_link_byte = 0;
   const HardwareSpec hw = load_hardware_preset("a6000x8-nvlink-pairs");
-  const OverlapGroup g = overlap_group(hw, 4);
+  Engine engine;
+  SimPlatform machine(engine, hw);
+  const OverlapGroup g = overlap_group(machine, 4);
   const models::OverlapProblem p{models::OverlapOp::ag_gemm, 8192, 4096, 4096, 2, 4};
   const double fused = models::intrafusion_cost(p, g.machine, params, models::FusionRings::double_ring).time_s;
   EXPECT_NEAR(simulate(hw, p, g, params, models::OverlapStrategy::intrafusion_double_ring, 1) / fused, 1.0, 0.01);

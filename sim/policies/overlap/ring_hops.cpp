@@ -1,5 +1,5 @@
 // File: sim/policies/overlap/ring_hops.cpp
-// Route each hop over the Topology, count the hops per link direction, divide (ring_hops.h).
+// Ask the Platform for each hop's path, count the hops per link, divide (ring_hops.h).
 #include "sim/policies/overlap/ring_hops.h"
 
 #include <algorithm>
@@ -9,44 +9,39 @@
 
 #include <fmt/format.h>
 
-#include "sim/platform/platform.h"
-#include "sim/platform/topology.h"
-
 namespace parallax {
 
 namespace {
 
-models::LinkType hop_link_type(const Topology& topo, const Topology::Route& route) {
+models::LinkType hop_link_type(const Path& path) {
   models::LinkType type = models::LinkType::nvlink;
-  for (uint32_t d : route.directions) {
-    const LinkKind kind = topo.directions()[d].kind;
-    if (kind == LinkKind::network) return models::LinkType::net;
-    if (kind != LinkKind::nvlink) type = models::LinkType::pcie;
+  for (const PathLink& l : path.links) {
+    if (l.copy_engine) continue;
+    if (l.kind == LinkKind::network) return models::LinkType::net;
+    if (l.kind != LinkKind::nvlink) type = models::LinkType::pcie;
   }
   return type;
 }
 
-std::vector<int> route_groups(const Topology& topo, const Topology::Route& route) {
-  std::vector<int> groups;
-  for (uint32_t d : route.directions) groups.push_back(topo.directions()[d].capacity_group);
-  std::sort(groups.begin(), groups.end());
-  groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
-  return groups;
+// The link resources a hop crosses, each once, with their capacities (copy engines are not
+// part of the ring model).
+std::map<uint32_t, double> hop_links(const Path& path) {
+  std::map<uint32_t, double> links;
+  for (const PathLink& l : path.links)
+    if (!l.copy_engine) links.emplace(l.resource, l.bandwidth_Bps);
+  return links;
 }
 
 }  // namespace
 
-std::vector<models::RingParams> concurrent_ring_hops(const HardwareSpec& spec,
-                                                     std::span<const std::vector<int>> orders) {
-  Topology topo(spec);
-  const int gpus = static_cast<int>(spec.gpus.size());
+std::vector<models::RingParams> concurrent_ring_hops(Platform& platform, std::span<const std::vector<int>> orders) {
+  const int gpus = platform.gpu_count();
   struct RoutedHop {
-    Topology::Route route;
-    std::vector<int> groups;
+    Path path;
+    std::map<uint32_t, double> links;
   };
   std::vector<std::vector<RoutedHop>> routed(orders.size());
-  std::map<int, int> crossings;  // capacity group -> hops crossing it
-  std::map<int, double> capacity;
+  std::map<uint32_t, int> crossings;  // link resource -> hops crossing it
   for (size_t r = 0; r < orders.size(); ++r) {
     const std::vector<int>& order = orders[r];
     if (order.empty()) throw std::invalid_argument("ring_hops: an empty ring order");
@@ -59,13 +54,12 @@ std::vector<models::RingParams> concurrent_ring_hops(const HardwareSpec& spec,
     if (order.size() == 1) continue;
     for (size_t i = 0; i < order.size(); ++i) {
       const int src = order[i], dst = order[(i + 1) % order.size()];
-      RoutedHop hop{topo.route(topo.gpu_node(src), topo.gpu_node(dst)), {}};
-      hop.groups = route_groups(topo, hop.route);
-      for (int g : hop.groups) ++crossings[g];
+      RoutedHop hop{platform.path(Endpoint::gpu(src), Endpoint::gpu(dst)), {}};
+      hop.links = hop_links(hop.path);
+      for (const auto& [link, capacity] : hop.links) ++crossings[link];
       routed[r].push_back(std::move(hop));
     }
   }
-  for (const Topology::LinkDirection& d : topo.directions()) capacity[d.capacity_group] = d.bandwidth_Bps;
   std::vector<models::RingParams> rings(orders.size());
   for (size_t r = 0; r < orders.size(); ++r) {
     if (orders[r].size() == 1) {
@@ -75,16 +69,16 @@ std::vector<models::RingParams> concurrent_ring_hops(const HardwareSpec& spec,
     }
     for (const RoutedHop& hop : routed[r]) {
       double bw = std::numeric_limits<double>::infinity();
-      for (int g : hop.groups) bw = std::min(bw, capacity[g] / crossings[g]);
-      rings[r].hops.push_back({bw, hop.route.latency.to_seconds(), hop_link_type(topo, hop.route)});
+      for (const auto& [link, capacity] : hop.links) bw = std::min(bw, capacity / crossings[link]);
+      rings[r].hops.push_back({bw, hop.path.latency.to_seconds(), hop_link_type(hop.path)});
     }
   }
   return rings;
 }
 
-models::RingParams ring_hops(const HardwareSpec& spec, const std::vector<int>& order) {
+models::RingParams ring_hops(Platform& platform, const std::vector<int>& order) {
   const std::vector<int> one[1] = {order};
-  return concurrent_ring_hops(spec, one).front();
+  return concurrent_ring_hops(platform, one).front();
 }
 
 std::vector<int> counter_rotating_order(const std::vector<int>& order) {

@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-#include "sim/scenario/model_catalog.h"
+#include "sim/scenario/model_catalog_reader.h"
 
 namespace parallax {
 

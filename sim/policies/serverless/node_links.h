@@ -1,15 +1,16 @@
 // File: sim/policies/serverless/node_links.h
 // What the serverless policies need to know about one node's links (served_model.h NodeLinks),
-// read off a SimPlatform's topology: NVLink rates between GPU pairs, each GPU's PCIe-switch
-// sibling, and every load route as the platform runs a lone copy on it. For whoever builds a
-// simulation (tools/run_serverless.cpp, tests); the policies themselves see only NodeLinks.
+// asked of the Platform's paths: NVLink rates between GPU pairs, each GPU's PCIe-switch sibling,
+// and every load route as the platform runs a lone copy on it. Works on any Platform that can
+// tell its paths (SimPlatform from its topology, CudaPlatform from what it probes).
 #pragma once
 
-#include "sim/platform/sim_platform.h"
+#include "sim/platform/platform.h"
 #include "sim/policies/serverless/served_model.h"
 
 namespace parallax {
 
-NodeLinks node_links(SimPlatform& platform);
+// Throws PlatformError when the platform cannot tell a path the node needs.
+NodeLinks node_links(Platform& platform);
 
 }  // namespace parallax

@@ -67,12 +67,10 @@ void SwapExecutor::begin() {
   try_launch();
 }
 
-// A lone kernel of `seconds` on the platform: launch delay, then t0 = flops / peak at rate 1,
-// rounded to the picosecond as the flow solver rounds its completions.
+// A lone kernel of `seconds` on the platform: launch delay, then its solo time at rate 1, rounded
+// to the picosecond as the flow solver rounds its completions.
 Time SwapExecutor::kernel_time(double seconds) const {
-  const GpuSpec& g = platform_.gpu(gpu_);
-  const double t0 = seconds * g.peak_flops / g.peak_flops;
-  return Time::seconds(g.kernel_launch_s) + Time::ps(static_cast<int64_t>(std::nearbyint(t0 * 1e12)));
+  return Time::seconds(platform_.gpu(gpu_).kernel_launch_s) + Time::ps(static_cast<int64_t>(std::nearbyint(seconds * 1e12)));
 }
 
 void SwapExecutor::begin_closed_form() {
@@ -170,7 +168,7 @@ void SwapExecutor::launch(double seconds) {
   kernel_running_ = true;
   KernelProfile k;
   k.name = job_.model->name;
-  k.flops = seconds * platform_.gpu(gpu_).peak_flops;
+  k.solo_s = seconds;
   platform_.launch(gpu_, kWholeGpu, k, *this, kKernelDone);
 }
 

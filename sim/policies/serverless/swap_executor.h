@@ -12,8 +12,8 @@
 // PCIe-switch sibling is itself in a host transfer pays `contended_group_overhead` instead of
 // `group_overhead` (the pageable->pinned staging and the sync are shared by the two loads; the
 // link itself is shared by the Platform's solver).
-// A kernel of t seconds is launched with flops = t * peak_flops, so that its solo time on the
-// platform is t. The client hears when the transfer ends (swap sources can be unlocked) and when
+// A kernel of t seconds is launched described by its time (KernelProfile::solo_s = t): the
+// platform decides what work that is on its GPU. The client hears when the transfer ends (swap sources can be unlocked) and when
 // the job ends.
 //
 // Closed form (job.closed_form): a resident run, or a load whose route (job.route) no other load

@@ -1,9 +1,9 @@
-// File: sim/scenario/model_catalog_test.cpp
-#include "sim/scenario/model_catalog.h"
+// File: sim/scenario/model_catalog_reader_test.cpp
+#include "sim/scenario/model_catalog_reader.h"
 
 #include <gtest/gtest.h>
 
-#include "sim/scenario/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace parallax {
 namespace {

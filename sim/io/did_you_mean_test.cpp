@@ -1,6 +1,6 @@
-// File: sim/scenario/did_you_mean_test.cpp
+// File: sim/io/did_you_mean_test.cpp
 // Edit distances worked by hand, and which candidates are close enough to suggest.
-#include "sim/scenario/did_you_mean.h"
+#include "sim/io/did_you_mean.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// File: sim/scenario/did_you_mean.cpp
-#include "sim/scenario/did_you_mean.h"
+// File: sim/io/did_you_mean.cpp
+#include "sim/io/did_you_mean.h"
 
 #include <algorithm>
 #include <cctype>

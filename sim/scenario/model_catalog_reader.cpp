@@ -1,5 +1,5 @@
-// File: sim/scenario/model_catalog.cpp
-#include "sim/scenario/model_catalog.h"
+// File: sim/scenario/model_catalog_reader.cpp
+#include "sim/scenario/model_catalog_reader.h"
 
 #include <fstream>
 #include <set>
@@ -9,9 +9,9 @@
 #include <fmt/ranges.h>
 
 #include "models/layer_roofline.h"
+#include "sim/io/did_you_mean.h"
 #include "sim/scenario/config_fields.h"
 #include "sim/scenario/config_tree.h"
-#include "sim/scenario/did_you_mean.h"
 #include "sim/scenario/embedded_file.h"
 
 namespace parallax {
@@ -165,58 +165,6 @@ CatalogModel read_model(const ConfigNode& node, const std::string& path,
 }
 
 }  // namespace
-
-int catalog_gpu_kind(std::string_view gpu_model) {
-  for (size_t k = 0; k < kGpuKinds; ++k)
-    if (gpu_model.find(kCatalogGpuKinds[k]) != std::string_view::npos) return static_cast<int>(k);
-  return -1;
-}
-
-std::string_view to_string(Heaviness h) {
-  switch (h) {
-    case Heaviness::light: return "light";
-    case Heaviness::median: return "median";
-    case Heaviness::heavy: return "heavy";
-  }
-  return "?";
-}
-
-int64_t CatalogModel::param_bytes() const {
-  int64_t b = 0;
-  for (const CatalogLayer& l : layers) b += l.param_bytes;
-  return b;
-}
-
-double CatalogModel::flops() const {
-  double f = 0;
-  for (const CatalogLayer& l : layers) f += l.flops;
-  return f;
-}
-
-double CatalogModel::compute_s(int gpu_kind) const {
-  double s = 0;
-  for (const CatalogLayer& l : layers) s += l.compute_s.at(static_cast<size_t>(gpu_kind));
-  return s;
-}
-
-const CatalogModel* ModelCatalog::find(std::string_view name) const {
-  for (const CatalogModel& m : models)
-    if (m.name == name) return &m;
-  return nullptr;
-}
-
-std::vector<std::string> ModelCatalog::names() const {
-  std::vector<std::string> out;
-  for (const CatalogModel& m : models) out.push_back(m.name);
-  return out;
-}
-
-const CatalogModel& ModelCatalog::at(std::string_view name) const {
-  if (const CatalogModel* m = find(name)) return *m;
-  const std::vector<std::string> all = names();
-  throw InputError({}, "model", fmt::format("unknown model '{}'{}; models: {}", name, did_you_mean_suffix(name, all),
-                                            fmt::join(all, ", ")));
-}
 
 ModelCatalog read_model_catalog(std::string_view yaml, const std::string& file) {
   const ConfigNode root = parse_config_tree(yaml, file);

@@ -1,5 +1,5 @@
-// File: sim/scenario/input_error.cpp
-#include "sim/scenario/input_error.h"
+// File: sim/io/input_error.cpp
+#include "sim/io/input_error.h"
 
 #include <fmt/format.h>
 

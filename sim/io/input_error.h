@@ -1,4 +1,4 @@
-// File: sim/scenario/input_error.h
+// File: sim/io/input_error.h
 // The one error type for bad user input (scenario YAML, presets, trace and CSV rows, command-line
 // overrides). It carries the place — file, line, column (1-based; 0 = unknown) — and, for YAML, the
 // dotted key. what() is the full "file:line:col: message" text; the command line prints it and

@@ -1,5 +1,5 @@
-// File: sim/workload/transfer_replay.cpp
-#include "sim/workload/transfer_replay.h"
+// File: sim/scenario/transfer_replay.cpp
+#include "sim/scenario/transfer_replay.h"
 
 #include <fmt/format.h>
 
@@ -13,7 +13,7 @@ namespace {
 // Tags: low bit 0 = transfer, 1 = collective; the index above it. The issue timer uses ~0.
 constexpr uint64_t kIssueTag = ~uint64_t{0};
 
-bool parse_index(std::string_view s, int32_t& out) {
+bool parse_node_index(std::string_view s, int32_t& out) {
   if (s.empty()) return false;
   auto r = std::from_chars(s.data(), s.data() + s.size(), out);
   return r.ec == std::errc() && r.ptr == s.data() + s.size() && out >= 0;
@@ -22,9 +22,9 @@ bool parse_index(std::string_view s, int32_t& out) {
 
 Endpoint parse_endpoint(std::string_view name) {
   int32_t i = 0;
-  if (name.starts_with("gpu") && parse_index(name.substr(3), i)) return Endpoint::gpu(i);
+  if (name.starts_with("gpu") && parse_node_index(name.substr(3), i)) return Endpoint::gpu(i);
   if (name == "host") return Endpoint::host(0);
-  if (name.starts_with("host") && parse_index(name.substr(4), i)) return Endpoint::host(i);
+  if (name.starts_with("host") && parse_node_index(name.substr(4), i)) return Endpoint::host(i);
   throw PlatformError(fmt::format("'{}' is not an endpoint (expected gpu<N>, host<N> or host)", name));
 }
 

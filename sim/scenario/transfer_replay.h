@@ -1,4 +1,4 @@
-// File: sim/workload/transfer_replay.h
+// File: sim/scenario/transfer_replay.h
 // Replays the transfer workload: point-to-point copies and collectives issued at given times, the first
 // thing a platform runs (and what the SimGrid anchor benchmarks compare). It talks to Platform
 // only, so the same replay runs in simulation or on GPUs. The rows of a transfer CSV come from a

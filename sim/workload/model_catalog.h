@@ -1,14 +1,8 @@
-// File: sim/scenario/model_catalog.h
-// The DNN model catalog (scenarios/models/catalog.yaml, compiled in): per model its layer groups
-// in first-use order with parameter bytes, FLOPs and compute time on V100/A100/H100/H200, the SLO,
-// the native per-function GPU footprint and Torpor's heaviness class. Compute times are measured
-// where the catalog gives `measured_ms` (spread over the groups by FLOP share), otherwise derived
-// per group with the roofline of models/gemm_cost (flagged `measured = false`). Every figure must
-// have a `sources:` entry; a missing or unknown one is an InputError at its file:line:col.
-//
-//   const ModelCatalog& catalog = embedded_model_catalog();
-//   const CatalogModel& m = catalog.at("resnet152");         // InputError if unknown
-//   double s = m.compute_s(catalog_gpu_kind("V100-SXM2-32GB"));  // 0.017
+// File: sim/workload/model_catalog.h
+// The DNN model catalog as the workloads use it: per model its layer groups in first-use order
+// with parameter bytes, FLOPs and compute time on V100/A100/H100/H200, the SLO, the native
+// per-function GPU footprint and Torpor's heaviness class. Plain data and lookups; reading it
+// from YAML is sim/scenario/model_catalog_reader.h.
 #pragma once
 
 #include <array>
@@ -17,8 +11,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "models/inference_kernels.h"
 
 namespace parallax {
 
@@ -64,18 +56,5 @@ struct ModelCatalog {
   const CatalogModel& at(std::string_view name) const;
   std::vector<std::string> names() const;
 };
-
-// Parses and validates a catalog; `file` names it in errors.
-ModelCatalog read_model_catalog(std::string_view yaml, const std::string& file);
-ModelCatalog load_model_catalog_file(const std::string& path);
-// scenarios/models/catalog.yaml as compiled into the binary (parsed once).
-const ModelCatalog& embedded_model_catalog();
-inline constexpr std::string_view kEmbeddedCatalogPath = "scenarios/models/catalog.yaml";
-
-// One request of catalog model `model` at `batch` as the kernels the colocate runs use
-// (models/inference_kernels.h; memory-bound kernels get at least one block per 64 KiB of their
-// bytes), shared by the simulator and the hardware trial so both run the same sequence. InputError
-// (did-you-mean) for an unknown model.
-std::vector<NamedKernel> colocate_request_kernels(std::string_view model, int batch);
 
 }  // namespace parallax

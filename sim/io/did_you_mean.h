@@ -1,4 +1,4 @@
-// File: sim/scenario/did_you_mean.h
+// File: sim/io/did_you_mean.h
 // "Did you mean" suggestions for misspelt keys, preset names, units and node names: the closest
 // candidate by edit distance (case-insensitive), if it is close enough to be a likely typo.
 #pragma once

@@ -65,7 +65,7 @@ void ServerlessNode::place_native() {
     used[g] += need;
     if (g < pools_.size() && pools_[g]->allocate(need)) {
       native_gpu_[f] = static_cast<int>(g);
-      residency_.at(f, static_cast<int>(g)).state = Residency::resident;
+      residency_.set_state(f, static_cast<int>(g), Residency::resident);
     }
   }
   native_gpus_needed_ = static_cast<int>(used.size());
@@ -230,7 +230,7 @@ bool ServerlessNode::make_room(int gpu, int64_t bytes, EvictorKind kind) {
   if (!plan.possible) return false;
   for (uint32_t victim : plan.victims) {
     pool.free(footprint_[victim]);
-    residency_.at(victim, gpu).state = Residency::absent;
+    residency_.set_state(victim, gpu, Residency::absent);
     ++counters_.evictions;
     ++evictions_per_gpu_[static_cast<size_t>(gpu)];
   }
@@ -252,7 +252,7 @@ void ServerlessNode::run(uint32_t request, int gpu, const ExecutorJob& job, GpuA
   activity_[static_cast<size_t>(gpu)] = activity;
   running_request_[static_cast<size_t>(gpu)] = request;
   busy_since_[static_cast<size_t>(gpu)] = platform_.now();
-  residency_.at(r.function, gpu).running = true;
+  residency_.set_running(r.function, gpu, true);
   executors_[static_cast<size_t>(gpu)]->start(job);
 }
 
@@ -269,12 +269,12 @@ bool ServerlessNode::try_dispatch_swap(uint32_t request) {
   job.closed_form = policy_.closed_form;
   GpuActivity activity = GpuActivity::run_local;
   if (p.source != SwapSource::none) {
-    if (p.source == SwapSource::peer) residency_.at(f, p.peer).readers += 1;  // locked while read
+    if (p.source == SwapSource::peer) residency_.add_reader(f, p.peer, 1);  // locked while read
     if (!make_room(p.gpu, m.param_bytes, policy_.evictor)) {
-      if (p.source == SwapSource::peer) residency_.at(f, p.peer).readers -= 1;
+      if (p.source == SwapSource::peer) residency_.add_reader(f, p.peer, -1);
       return false;
     }
-    residency_.at(f, p.gpu).state = Residency::loading;
+    residency_.set_state(f, p.gpu, Residency::loading);
     if (p.source == SwapSource::peer) {
       job.source_index = p.peer;
       job.group_overhead = policy_.peer_group_overhead;
@@ -330,9 +330,8 @@ void ServerlessNode::on_transfer_done(GpuId gpu) {
   r.loaded = platform_.now();
   if (r.swap != SwapSource::peer) return;
   for (int g = 0; g < residency_.gpus(); ++g) {
-    ResidencyEntry& e = residency_.at(r.function, g);
-    if (g != gpu && e.readers > 0) {
-      e.readers -= 1;
+    if (g != gpu && residency_.at(r.function, g).readers > 0) {
+      residency_.add_reader(r.function, g, -1);
       return;
     }
   }
@@ -346,10 +345,9 @@ void ServerlessNode::on_job_done(GpuId gpu) {
   r.finish = now;
   r.state = RequestState::finished;
   --outstanding_;
-  ResidencyEntry& e = residency_.at(r.function, gpu);
-  e.state = Residency::resident;
-  e.running = false;
-  e.last_use = now;
+  residency_.set_last_use(r.function, gpu, now);
+  residency_.set_state(r.function, gpu, Residency::resident);
+  residency_.set_running(r.function, gpu, false);
   function_running_[r.function] = false;
   activity_[g] = GpuActivity::idle;
   busy_s_[g] += (now - busy_since_[g]).to_seconds();

@@ -21,7 +21,7 @@ void walk_eviction_order(EvictorKind kind, const ModelResidency& residency, int 
                          std::span<const ModelClass> function_class, Take take) {
   const int classes = kind == EvictorKind::two_class_lru ? 2 : 1;
   for (int cls = 0; cls < classes; ++cls)
-    for (const auto& [last_use, f] : residency.resident_by_use(gpu))
+    for (uint32_t f = residency.oldest(gpu); f != ModelResidency::kNone; f = residency.newer_than(f, gpu))
       if (residency.evictable(f, gpu) && eviction_class(kind, residency, f, function_class) == cls && take(f)) return;
 }
 

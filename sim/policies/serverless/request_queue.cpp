@@ -13,7 +13,8 @@ RequestQueue::RequestQueue(QueueKind kind, int functions, double percentile)
       p_(percentile),
       stats_(static_cast<size_t>(functions)),
       high_(static_cast<size_t>(functions), true),
-      per_function_(static_cast<size_t>(functions)) {}
+      per_function_(static_cast<size_t>(functions)),
+      recorded_since_resort_(static_cast<size_t>(functions), false) {}
 
 RequestQueue::Key RequestQueue::key_of(uint32_t request) const {
   const auto sequence = static_cast<int64_t>(sequence_of_[request]);
@@ -108,9 +109,20 @@ std::vector<uint32_t> RequestQueue::dispatch_order() const {
 
 void RequestQueue::record(uint32_t function, double latency_s, bool met_deadline) {
   Stats& s = stats_[function];
+  const auto meets = [this](const Stats& x) { return static_cast<double>(x.m) >= p_ * static_cast<double>(x.n); };
+  if (s.n == 0) {
+    ++with_history_;
+  } else if (meets(s)) {
+    --meeting_;
+  }
   ++s.n;
   s.m += met_deadline ? 1 : 0;
   s.latency_sum_s += latency_s;
+  meeting_ += meets(s) ? 1 : 0;
+  if (!recorded_since_resort_[function]) {
+    recorded_since_resort_[function] = true;
+    recorded_.push_back(function);
+  }
 }
 
 double RequestQueue::rrc(uint32_t function) const {
@@ -127,15 +139,9 @@ double RequestQueue::metric(uint32_t function) const {
 void RequestQueue::adapt_alpha() {
   ++resorts_;  // counted even before any history, as the reference does
   if (resorts_ < 20) return;
-  int with_history = 0, meeting = 0;
-  for (const Stats& s : stats_) {
-    if (s.n == 0) continue;
-    ++with_history;
-    meeting += static_cast<double>(s.m) >= p_ * static_cast<double>(s.n) ? 1 : 0;
-  }
-  if (with_history == 0) return;
+  if (with_history_ == 0) return;
   resorts_ = 0;
-  const double ratio = meeting / static_cast<double>(with_history);
+  const double ratio = meeting_ / static_cast<double>(with_history_);
   constexpr double kThreshold = 0.04;
   const double change = reference_ratio_ > 0 ? (ratio - reference_ratio_) / reference_ratio_ : kThreshold;
   if (change >= kThreshold) {
@@ -152,18 +158,25 @@ void RequestQueue::adapt_alpha() {
 void RequestQueue::resort() {
   if (kind_ != QueueKind::rrc) return;
   // Functions with L * RRC <= 0 rank before every positive one and add nothing to the running
-  // sum, so they are high whatever alpha is: only the positive ones need sorting.
-  ranked_.clear();  // (L * RRC, function)
-  double positive_sum = 0;
-  for (uint32_t f = 0; f < stats_.size(); ++f) {
-    if (stats_[f].n == 0) continue;
-    const double count = metric(f) / (1 - p_);
-    if (count > 0) {
-      ranked_.push_back({count, f});
-      positive_sum += count;
+  // sum, so they are high whatever alpha is: only the positive ones need sorting. A function's
+  // L * RRC changes only when one of its requests finishes, so only those recorded since the last
+  // resort can change sides; the positive ones are summed in function order, as a scan would.
+  for (uint32_t f : recorded_) {
+    recorded_since_resort_[f] = false;
+    if (metric(f) / (1 - p_) > 0) {
+      positive_.insert(f);
     } else {
+      positive_.erase(f);
       high_[f] = true;
     }
+  }
+  recorded_.clear();
+  ranked_.clear();  // (L * RRC, function)
+  double positive_sum = 0;
+  for (uint32_t f : positive_) {
+    const double count = metric(f) / (1 - p_);
+    ranked_.push_back({count, f});
+    positive_sum += count;
   }
   std::sort(ranked_.begin(), ranked_.end());  // ties by function index: deterministic
   const double threshold = alpha_ * positive_sum;
@@ -177,10 +190,12 @@ void RequestQueue::resort() {
     high_[f] = !over;
   }
   // Every queued request takes its function's new key: one class and score per function, so its
-  // requests join the settled ones, ordered by sequence.
-  for (uint32_t f = 0; f < per_function_.size(); ++f) {
+  // requests join the settled ones, ordered by sequence. The functions with queued requests are
+  // those with a head.
+  requeued_.clear();
+  for (const Key& k : heads_) requeued_.push_back(function_of_[k.request]);
+  for (uint32_t f : requeued_) {
     FunctionQueue& q = per_function_[f];
-    if (q.settled.empty() && q.fresh.empty()) continue;
     for (const Key& k : q.fresh) {
       q.settled.emplace(sequence_of_[k.request], k.request);
       settled_[k.request] = true;

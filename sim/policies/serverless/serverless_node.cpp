@@ -103,7 +103,7 @@ int ServerlessNode::gpus_used() const {
 
 void ServerlessNode::start(std::span<const ServerlessArrival> arrivals) {
   arrivals_.assign(arrivals.begin(), arrivals.end());
-  requests_.reserve(arrivals_.size());
+  if (policy_.record_requests) requests_.reserve(arrivals_.size());
   if (!arrivals_.empty()) platform_.call_at(arrivals_.front().at, *this, kArrival);
   if (policy_.hosting == HostingMode::keepalive) keepalive_setup();
   if ((policy_.queue == QueueKind::rrc || policy_.hosting == HostingMode::keepalive) && !arrivals_.empty()) {
@@ -159,21 +159,45 @@ void ServerlessNode::accept(uint32_t function, Time at) {
   RequestRecord r;
   r.function = function;
   r.arrival = at;
-  const auto id = static_cast<uint32_t>(requests_.size());
+  r.sequence = outcomes_.size();
+  outcomes_.push_back({function, RequestState::queued, false, Time::zero(), Time::zero()});
+  uint32_t id = 0;
+  if (free_ids_.empty()) {
+    id = static_cast<uint32_t>(requests_.size());
+    requests_.push_back(r);
+  } else {
+    id = free_ids_.back();
+    free_ids_.pop_back();
+    requests_[id] = r;
+  }
   if ((policy_.hosting == HostingMode::native && native_gpu_[function] < 0) ||
       (policy_.hosting == HostingMode::swap && !fits_pool_[function])) {
-    r.state = RequestState::dropped;
-    requests_.push_back(r);
+    requests_[id].state = RequestState::dropped;
+    retire(id);
     return;
   }
-  r.state = RequestState::queued;
-  requests_.push_back(r);
+  requests_[id].state = RequestState::queued;
   ++outstanding_;
   if (policy_.hosting == HostingMode::keepalive) {
     keepalive_arrive(id);
   } else {
-    queue_.push(id, function, id);
+    queue_.push(id, function, r.sequence);
   }
+}
+
+// A request that finished or was dropped: its outcome is kept, its id reused (unless every
+// record is kept).
+void ServerlessNode::retire(uint32_t request) {
+  const RequestRecord& r = requests_[request];
+  RequestOutcome& o = outcomes_[r.sequence];
+  o.state = r.state;
+  o.cold_start = r.cold_start;
+  if (r.state == RequestState::finished) {
+    o.latency = r.finish - r.arrival;
+    o.queueing = r.dispatch - r.arrival;
+    last_finish_ = std::max(last_finish_, r.finish);
+  }
+  if (!policy_.record_requests) free_ids_.push_back(request);
 }
 
 // Tries the queued requests in dispatch order while a GPU is idle, as Torpor's dispatcher scans its
@@ -202,7 +226,7 @@ void ServerlessNode::dispatch() {
     } else {
       returning.erase(returning.begin());
     }
-    const uint32_t f = requests_[at.request].function;
+    const uint32_t f = queue_.function_of(at.request);
     if (function_running_[f]) continue;
     bool started = false;
     switch (policy_.hosting) {
@@ -353,6 +377,7 @@ void ServerlessNode::on_job_done(GpuId gpu) {
   busy_s_[g] += (now - busy_since_[g]).to_seconds();
   const double latency_s = (now - r.arrival).to_seconds();
   queue_.record(r.function, latency_s, now - r.arrival <= model_of(r.function).slo);
+  retire(request);
   dispatch();
 }
 

@@ -66,10 +66,11 @@ void ServerlessNode::keepalive_arrive(uint32_t request) {
   if (footprint_[f] > pools_[0]->capacity_bytes()) {  // can never start: dropped
     requests_[request].state = RequestState::dropped;
     --outstanding_;
+    retire(request);
     return;
   }
   if (g >= 0 && residency_.at(f, g).state == Residency::resident && !ready_unreleased_[f]) {
-    queue_.push(request, f, request);
+    queue_.push(request, f, requests_[request].sequence);
     ++queued_per_function_[f];
     return;
   }
@@ -124,7 +125,7 @@ void ServerlessNode::keepalive_tick() {
     ready_unreleased_[f] = false;
     for (uint32_t request : waiting_[f]) {
       requests_[request].cold_start = true;
-      queue_.push(request, f, request);
+      queue_.push(request, f, requests_[request].sequence);
       ++queued_per_function_[f];
     }
     waiting_[f].clear();

@@ -59,6 +59,7 @@ NodeRun simulate(const std::string& name, int functions, int requests, uint64_t 
   }
   ServerlessPolicy policy = policy_named(name);
   policy.closed_form = closed_form;
+  policy.record_requests = true;
   ServerlessNode node(platform, policy, models, fns, node_links(platform), streams.stream("select"));
   node.start(arrivals);
   engine.run();

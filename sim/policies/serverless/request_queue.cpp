@@ -14,7 +14,9 @@ RequestQueue::RequestQueue(QueueKind kind, int functions, double percentile)
       stats_(static_cast<size_t>(functions)),
       high_(static_cast<size_t>(functions), true),
       per_function_(static_cast<size_t>(functions)),
-      recorded_since_resort_(static_cast<size_t>(functions), false) {}
+      recorded_since_resort_(static_cast<size_t>(functions), false),
+      rekeyed_(static_cast<size_t>(functions), false),
+      positive_count_(static_cast<size_t>(functions), 0.0) {}
 
 RequestQueue::Key RequestQueue::key_of(uint32_t request) const {
   const auto sequence = static_cast<int64_t>(sequence_of_[request]);
@@ -155,30 +157,40 @@ void RequestQueue::adapt_alpha() {
   }
 }
 
+// Costs what changed since the last resort, not the queued functions (docs/performance.md
+// "Serverless overload": under overload every function has queued requests for as long as the
+// backlog drains). A function's L * RRC changes only when one of its requests finishes (record),
+// and its requests' keys change only when its L * RRC or its class does; the others keep their
+// keys. The ranking is kept sorted between resorts and only the recorded functions move in it;
+// the sums run over the positive values in the same order as a full scan (function order for the
+// total, rank order for the running sum), so the classes are bit for bit those of a full resort.
 void RequestQueue::resort() {
   if (kind_ != QueueKind::rrc) return;
   // Functions with L * RRC <= 0 rank before every positive one and add nothing to the running
-  // sum, so they are high whatever alpha is: only the positive ones need sorting. A function's
-  // L * RRC changes only when one of its requests finishes, so only those recorded since the last
-  // resort can change sides; the positive ones are summed in function order, as a scan would.
-  for (uint32_t f : recorded_) {
-    recorded_since_resort_[f] = false;
-    if (metric(f) / (1 - p_) > 0) {
-      positive_.insert(f);
-    } else {
-      positive_.erase(f);
-      high_[f] = true;
+  // sum, so they are high whatever alpha is: only the positive ones are ranked.
+  rekey_.clear();
+  if (!recorded_.empty()) {
+    moved_.clear();
+    for (uint32_t f : recorded_) {
+      recorded_since_resort_[f] = false;
+      rekeyed_[f] = true;
+      rekey_.push_back(f);
+      const double count = metric(f) / (1 - p_);
+      positive_count_[f] = count > 0 ? count : 0;
+      if (count > 0) moved_.push_back({count, f});
+      else high_[f] = true;
     }
+    recorded_.clear();
+    // Drop the recorded functions' old places, then merge their new ones in.
+    std::erase_if(ranked_, [&](const std::pair<double, uint32_t>& x) { return rekeyed_[x.second]; });
+    std::sort(moved_.begin(), moved_.end());  // ties by function index: deterministic
+    const auto middle = static_cast<std::ptrdiff_t>(ranked_.size());
+    ranked_.insert(ranked_.end(), moved_.begin(), moved_.end());
+    std::inplace_merge(ranked_.begin(), ranked_.begin() + middle, ranked_.end());
   }
-  recorded_.clear();
-  ranked_.clear();  // (L * RRC, function)
   double positive_sum = 0;
-  for (uint32_t f : positive_) {
-    const double count = metric(f) / (1 - p_);
-    ranked_.push_back({count, f});
-    positive_sum += count;
-  }
-  std::sort(ranked_.begin(), ranked_.end());  // ties by function index: deterministic
+  for (double count : positive_count_)
+    if (count > 0) positive_sum += count;
   const double threshold = alpha_ * positive_sum;
   double running = 0;
   bool over = false;
@@ -187,15 +199,17 @@ void RequestQueue::resort() {
       running += count;
       over = running > threshold;
     }
-    high_[f] = !over;
+    if (high_[f] == over) {  // its class flips
+      high_[f] = !over;
+      if (!in_rekey(f)) rekey_.push_back(f);
+    }
   }
-  // Every queued request takes its function's new key: one class and score per function, so its
-  // requests join the settled ones, ordered by sequence. The functions with queued requests are
-  // those with a head.
-  requeued_.clear();
-  for (const Key& k : heads_) requeued_.push_back(function_of_[k.request]);
-  for (uint32_t f : requeued_) {
+  // The re-keyed functions' queued requests take the new key: one class and score per function,
+  // so they join the settled ones, ordered by sequence.
+  for (uint32_t f : rekey_) {
+    rekeyed_[f] = false;
     FunctionQueue& q = per_function_[f];
+    if (q.settled.empty() && q.fresh.empty()) continue;
     for (const Key& k : q.fresh) {
       q.settled.emplace(sequence_of_[k.request], k.request);
       settled_[k.request] = true;
@@ -207,6 +221,13 @@ void RequestQueue::resort() {
     refresh_head(f);
   }
   adapt_alpha();
+}
+
+// Whether `f` is already in rekey_ (marked on first call).
+bool RequestQueue::in_rekey(uint32_t f) {
+  if (rekeyed_[f]) return true;
+  rekeyed_[f] = true;
+  return false;
 }
 
 }  // namespace parallax

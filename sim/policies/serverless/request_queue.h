@@ -102,13 +102,17 @@ class RequestQueue {
   std::vector<FunctionQueue> per_function_;
   std::set<Key> heads_;                // the first key of each function with queued requests
   size_t size_ = 0;
-  std::vector<std::pair<double, uint32_t>> ranked_;  // resort's scratch
-  std::vector<uint32_t> requeued_;                   // resort's scratch
-  // What a resort needs without scanning every function: the functions recorded since the last
-  // one, those whose L * RRC was positive then (in function order), and adapt_alpha's counts.
+  // What a resort needs without scanning every queued function: the functions recorded since the
+  // last one, the ranking of the positive L * RRC (kept sorted between resorts), each function's
+  // positive L * RRC (0: not positive), the functions to re-key, and adapt_alpha's counts.
   std::vector<uint32_t> recorded_;
   std::vector<bool> recorded_since_resort_;
-  std::set<uint32_t> positive_;
+  std::vector<std::pair<double, uint32_t>> ranked_;  // (L * RRC, function), ascending
+  std::vector<std::pair<double, uint32_t>> moved_;   // resort's scratch
+  std::vector<uint32_t> rekey_;                      // resort's scratch
+  std::vector<bool> rekeyed_;                        // per function: in rekey_
+  std::vector<double> positive_count_;
+  bool in_rekey(uint32_t f);
   int with_history_ = 0, meeting_ = 0;
   double alpha_ = 1;
   double reference_ratio_ = 0;

@@ -183,14 +183,18 @@ void RequestQueue::resort() {
     recorded_.clear();
     // Drop the recorded functions' old places, then merge their new ones in.
     std::erase_if(ranked_, [&](const std::pair<double, uint32_t>& x) { return rekeyed_[x.second]; });
+    std::erase_if(positive_ids_, [&](uint32_t f) { return rekeyed_[f]; });
+    const auto ids = static_cast<std::ptrdiff_t>(positive_ids_.size());
+    for (const auto& [count, f] : moved_) positive_ids_.push_back(f);
+    std::sort(positive_ids_.begin() + ids, positive_ids_.end());
+    std::inplace_merge(positive_ids_.begin(), positive_ids_.begin() + ids, positive_ids_.end());
     std::sort(moved_.begin(), moved_.end());  // ties by function index: deterministic
     const auto middle = static_cast<std::ptrdiff_t>(ranked_.size());
     ranked_.insert(ranked_.end(), moved_.begin(), moved_.end());
     std::inplace_merge(ranked_.begin(), ranked_.begin() + middle, ranked_.end());
   }
   double positive_sum = 0;
-  for (double count : positive_count_)
-    if (count > 0) positive_sum += count;
+  for (uint32_t f : positive_ids_) positive_sum += positive_count_[f];  // function order
   const double threshold = alpha_ * positive_sum;
   double running = 0;
   bool over = false;

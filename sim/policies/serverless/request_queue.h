@@ -112,6 +112,7 @@ class RequestQueue {
   std::vector<uint32_t> rekey_;                      // resort's scratch
   std::vector<bool> rekeyed_;                        // per function: in rekey_
   std::vector<double> positive_count_;
+  std::vector<uint32_t> positive_ids_;               // functions with a positive one, ascending
   bool in_rekey(uint32_t f);
   int with_history_ = 0, meeting_ = 0;
   double alpha_ = 1;

@@ -32,6 +32,7 @@ ServerlessOutcome run_serverless_trial(Platform& platform, const ServerlessTrial
   ServerlessPolicy policy = serverless_policy_preset(t.policy);
   policy.reserve_bytes = t.pool_bytes;
   policy.closed_form = false;
+  policy.record_requests = true;
 
   // Per function a Poisson stream with rate ∝ 1/(i+1), merged.
   double weights = 0;

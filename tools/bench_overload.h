@@ -6,6 +6,7 @@
 // table shows whether it stays linear (docs/performance.md "Serverless overload").
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,10 @@ struct OverloadBenchOptions {
   std::string trace = "traces/azure2019_single_function/invocations.csv";  // Azure 2019 format
   std::vector<double> durations_s{120};  // simulated seconds; one row per policy and duration
   std::vector<std::string> policies;     // empty: every serverless policy
+  // Not empty: one row per count, each the scenario's own trace replayed by that many functions
+  // (workload.functions; function i replays the trace's i mod F), instead of `trace`: the growth
+  // with the number of functions under overload.
+  std::vector<int64_t> functions;
 };
 
 int run_overload_bench(const OverloadBenchOptions& options);

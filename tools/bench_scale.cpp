@@ -47,6 +47,9 @@ ScaleBenchmarks::ScaleBenchmarks(CLI::App& bench) {
       ->check(CLI::Range(1e-3, 1e6))
       ->capture_default_str();
   overload_->add_option("--policy", overload_options_.policies, "serverless policy (repeatable; default: all)");
+  overload_->add_option("--functions", overload_options_.functions,
+                        "the scenario's own trace with this many functions instead of --trace (repeatable)")
+      ->check(CLI::Range(1, 1'000'000));
 }
 
 bool ScaleBenchmarks::parsed() const { return flows_->parsed() || overlap_->parsed() || overload_->parsed(); }

@@ -99,6 +99,7 @@ ServerlessSummary run_policy(const Scenario& sc, const std::string& name, std::s
   setup.policy = serverless_policy_preset(name);
   setup.policy.reserve_bytes = static_cast<int64_t>(sc.serverless.reserve_GiB * 1073741824.0);
   setup.policy.record_timeline = !trace.empty() || timeline != nullptr;
+  setup.policy.record_requests = !trace.empty();
   setup.policy.closed_form = sc.serverless.closed_form;
   setup.models = served_models(sc.serverless.models, sc.hardware.gpus.at(0).model);
   for (int64_t f = 0; f < sc.serverless.functions; ++f)

@@ -113,6 +113,7 @@ Outcome run_one(std::string_view policy_name, const Draw& d, uint64_t seed) {
   policy.reserve_bytes = d.reserve_bytes;
   policy.closed_form = d.closed_form;
   policy.record_timeline = true;
+  policy.record_requests = true;
   RandomStreams streams(seed);
   ServerlessNode node(platform, policy, d.models, d.functions, node_links(platform), streams.stream("gpu_select"));
   node.start(d.arrivals);

@@ -1,34 +1,39 @@
 // File: sim/policies/serverless/evictor.cpp
 #include "sim/policies/serverless/evictor.h"
 
-#include <algorithm>
-#include <tuple>
 
 namespace parallax {
 
+namespace {
+
+// Class of a candidate: 0 is evicted before 1 (two_class_lru: light or replicated first).
+int eviction_class(EvictorKind kind, const ModelResidency& residency, uint32_t function,
+                   std::span<const ModelClass> function_class) {
+  if (kind != EvictorKind::two_class_lru) return 0;
+  const bool heavy = function_class[function] != ModelClass::light;
+  return heavy && residency.replicas(function) == 1 ? 1 : 0;
+}
+
+// Calls `take(function)` for every evictable model of `gpu` in eviction order until it returns
+// true: the GPU's resident models in LRU order, once per class. O(models the GPU holds).
+template <typename Take>
+void walk_eviction_order(EvictorKind kind, const ModelResidency& residency, int gpu,
+                         std::span<const ModelClass> function_class, Take take) {
+  const int classes = kind == EvictorKind::two_class_lru ? 2 : 1;
+  for (int cls = 0; cls < classes; ++cls)
+    for (uint32_t f = residency.oldest(gpu); f != ModelResidency::kNone; f = residency.newer_than(f, gpu))
+      if (residency.evictable(f, gpu) && eviction_class(kind, residency, f, function_class) == cls && take(f)) return;
+}
+
+}  // namespace
+
 std::vector<uint32_t> eviction_order(EvictorKind kind, const ModelResidency& residency, int gpu,
                                      std::span<const ModelClass> function_class) {
-  struct Candidate {
-    int cls;  // 0 = evicted first
-    Time last_use;
-    uint32_t function;
-  };
-  std::vector<Candidate> c;
-  for (uint32_t f = 0; f < static_cast<uint32_t>(residency.functions()); ++f) {
-    if (!residency.evictable(f, gpu)) continue;
-    int cls = 0;
-    if (kind == EvictorKind::two_class_lru) {
-      const bool heavy = function_class[f] != ModelClass::light;
-      cls = heavy && residency.replicas(f) == 1 ? 1 : 0;
-    }
-    c.push_back({cls, residency.at(f, gpu).last_use, f});
-  }
-  std::sort(c.begin(), c.end(), [](const Candidate& a, const Candidate& b) {
-    return std::tie(a.cls, a.last_use, a.function) < std::tie(b.cls, b.last_use, b.function);
-  });
   std::vector<uint32_t> order;
-  order.reserve(c.size());
-  for (const Candidate& x : c) order.push_back(x.function);
+  walk_eviction_order(kind, residency, gpu, function_class, [&](uint32_t f) {
+    order.push_back(f);
+    return false;
+  });
   return order;
 }
 
@@ -41,14 +46,13 @@ EvictionPlan plan_eviction(EvictorKind kind, const ModelResidency& residency, in
     plan.possible = true;
     return plan;
   }
-  for (uint32_t f : eviction_order(kind, residency, gpu, function_class)) {
+  walk_eviction_order(kind, residency, gpu, function_class, [&](uint32_t f) {
     plan.victims.push_back(f);
     available += footprint[f];
-    if (available >= need_bytes) {
-      plan.possible = true;
-      return plan;
-    }
-  }
+    plan.possible = available >= need_bytes;
+    return plan.possible;
+  });
+  if (plan.possible) return plan;
   plan.victims.clear();
   return plan;
 }

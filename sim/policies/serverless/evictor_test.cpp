@@ -15,11 +15,11 @@ struct Crafted {
   Crafted() {
     const double used[] = {5, 1, 3, 2};
     for (uint32_t f = 0; f < 4; ++f) {
-      r.at(f, 0).state = Residency::resident;
-      r.at(f, 0).last_use = Time::seconds(used[f]);
+      r.set_state(f, 0, Residency::resident);
+      r.set_last_use(f, 0, Time::seconds(used[f]));
     }
-    r.at(2, 1).state = Residency::resident;
-    r.at(3, 0).running = true;
+    r.set_state(2, 1, Residency::resident);
+    r.set_running(3, 0, true);
   }
 };
 
@@ -35,13 +35,13 @@ TEST(Evictor, TwoClassEvictsLightAndReplicatedFirst) {
 
 TEST(Evictor, SwapSourcesAreLocked) {
   Crafted c;
-  c.r.at(2, 0).readers = 1;  // an NVLink swap reads C from GPU 0
+  c.r.add_reader(2, 0, 1);  // an NVLink swap reads C from GPU 0
   EXPECT_EQ(eviction_order(EvictorKind::two_class_lru, c.r, 0, c.cls), (std::vector<uint32_t>{0, 1}));
 }
 
 TEST(Evictor, ReplicaCountChangesTheClass) {
   Crafted c;
-  c.r.at(2, 1).state = Residency::absent;  // C is now the only copy: class 1, LRU among B and C
+  c.r.set_state(2, 1, Residency::absent);  // C is now the only copy: class 1, LRU among B and C
   EXPECT_EQ(eviction_order(EvictorKind::two_class_lru, c.r, 0, c.cls), (std::vector<uint32_t>{0, 1, 2}));
 }
 
@@ -56,6 +56,22 @@ TEST(Evictor, PlanTakesTheShortestPrefix) {
   p = plan_eviction(EvictorKind::lru, c.r, 0, 10'000, 100, c.cls, c.bytes);
   EXPECT_FALSE(p.possible);
   EXPECT_TRUE(p.victims.empty());
+}
+
+// The per-GPU LRU index follows every change: a model used again moves behind the others, one
+// evicted and loaded again comes back at its new last use.
+TEST(Evictor, LruOrderFollowsUseAndReload) {
+  Crafted c;
+  c.r.set_last_use(1, 0, Time::seconds(9));  // B used again: last
+  EXPECT_EQ(eviction_order(EvictorKind::lru, c.r, 0, c.cls), (std::vector<uint32_t>{2, 0, 1}));
+  c.r.set_state(2, 0, Residency::absent);
+  EXPECT_EQ(eviction_order(EvictorKind::lru, c.r, 0, c.cls), (std::vector<uint32_t>{0, 1}));
+  c.r.set_state(2, 0, Residency::loading);
+  c.r.set_last_use(2, 0, Time::seconds(10));
+  c.r.set_state(2, 0, Residency::resident);
+  EXPECT_EQ(eviction_order(EvictorKind::lru, c.r, 0, c.cls), (std::vector<uint32_t>{0, 1, 2}));
+  c.r.set_running(3, 0, false);  // D idle again, used at 2 s: first
+  EXPECT_EQ(eviction_order(EvictorKind::lru, c.r, 0, c.cls), (std::vector<uint32_t>{3, 0, 1, 2}));
 }
 
 }  // namespace

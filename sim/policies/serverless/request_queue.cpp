@@ -13,7 +13,10 @@ RequestQueue::RequestQueue(QueueKind kind, int functions, double percentile)
       p_(percentile),
       stats_(static_cast<size_t>(functions)),
       high_(static_cast<size_t>(functions), true),
-      per_function_(static_cast<size_t>(functions)) {}
+      per_function_(static_cast<size_t>(functions)),
+      recorded_since_resort_(static_cast<size_t>(functions), false),
+      rekeyed_(static_cast<size_t>(functions), false),
+      positive_count_(static_cast<size_t>(functions), 0.0) {}
 
 RequestQueue::Key RequestQueue::key_of(uint32_t request) const {
   const auto sequence = static_cast<int64_t>(sequence_of_[request]);
@@ -108,9 +111,20 @@ std::vector<uint32_t> RequestQueue::dispatch_order() const {
 
 void RequestQueue::record(uint32_t function, double latency_s, bool met_deadline) {
   Stats& s = stats_[function];
+  const auto meets = [this](const Stats& x) { return static_cast<double>(x.m) >= p_ * static_cast<double>(x.n); };
+  if (s.n == 0) {
+    ++with_history_;
+  } else if (meets(s)) {
+    --meeting_;
+  }
   ++s.n;
   s.m += met_deadline ? 1 : 0;
   s.latency_sum_s += latency_s;
+  meeting_ += meets(s) ? 1 : 0;
+  if (!recorded_since_resort_[function]) {
+    recorded_since_resort_[function] = true;
+    recorded_.push_back(function);
+  }
 }
 
 double RequestQueue::rrc(uint32_t function) const {
@@ -127,15 +141,9 @@ double RequestQueue::metric(uint32_t function) const {
 void RequestQueue::adapt_alpha() {
   ++resorts_;  // counted even before any history, as the reference does
   if (resorts_ < 20) return;
-  int with_history = 0, meeting = 0;
-  for (const Stats& s : stats_) {
-    if (s.n == 0) continue;
-    ++with_history;
-    meeting += static_cast<double>(s.m) >= p_ * static_cast<double>(s.n) ? 1 : 0;
-  }
-  if (with_history == 0) return;
+  if (with_history_ == 0) return;
   resorts_ = 0;
-  const double ratio = meeting / static_cast<double>(with_history);
+  const double ratio = meeting_ / static_cast<double>(with_history_);
   constexpr double kThreshold = 0.04;
   const double change = reference_ratio_ > 0 ? (ratio - reference_ratio_) / reference_ratio_ : kThreshold;
   if (change >= kThreshold) {
@@ -149,23 +157,44 @@ void RequestQueue::adapt_alpha() {
   }
 }
 
+// Costs what changed since the last resort, not the queued functions (docs/performance.md
+// "Serverless overload": under overload every function has queued requests for as long as the
+// backlog drains). A function's L * RRC changes only when one of its requests finishes (record),
+// and its requests' keys change only when its L * RRC or its class does; the others keep their
+// keys. The ranking is kept sorted between resorts and only the recorded functions move in it;
+// the sums run over the positive values in the same order as a full scan (function order for the
+// total, rank order for the running sum), so the classes are bit for bit those of a full resort.
 void RequestQueue::resort() {
   if (kind_ != QueueKind::rrc) return;
   // Functions with L * RRC <= 0 rank before every positive one and add nothing to the running
-  // sum, so they are high whatever alpha is: only the positive ones need sorting.
-  ranked_.clear();  // (L * RRC, function)
-  double positive_sum = 0;
-  for (uint32_t f = 0; f < stats_.size(); ++f) {
-    if (stats_[f].n == 0) continue;
-    const double count = metric(f) / (1 - p_);
-    if (count > 0) {
-      ranked_.push_back({count, f});
-      positive_sum += count;
-    } else {
-      high_[f] = true;
+  // sum, so they are high whatever alpha is: only the positive ones are ranked.
+  rekey_.clear();
+  if (!recorded_.empty()) {
+    moved_.clear();
+    for (uint32_t f : recorded_) {
+      recorded_since_resort_[f] = false;
+      rekeyed_[f] = true;
+      rekey_.push_back(f);
+      const double count = metric(f) / (1 - p_);
+      positive_count_[f] = count > 0 ? count : 0;
+      if (count > 0) moved_.push_back({count, f});
+      else high_[f] = true;
     }
+    recorded_.clear();
+    // Drop the recorded functions' old places, then merge their new ones in.
+    std::erase_if(ranked_, [&](const std::pair<double, uint32_t>& x) { return rekeyed_[x.second]; });
+    std::erase_if(positive_ids_, [&](uint32_t f) { return rekeyed_[f]; });
+    const auto ids = static_cast<std::ptrdiff_t>(positive_ids_.size());
+    for (const auto& [count, f] : moved_) positive_ids_.push_back(f);
+    std::sort(positive_ids_.begin() + ids, positive_ids_.end());
+    std::inplace_merge(positive_ids_.begin(), positive_ids_.begin() + ids, positive_ids_.end());
+    std::sort(moved_.begin(), moved_.end());  // ties by function index: deterministic
+    const auto middle = static_cast<std::ptrdiff_t>(ranked_.size());
+    ranked_.insert(ranked_.end(), moved_.begin(), moved_.end());
+    std::inplace_merge(ranked_.begin(), ranked_.begin() + middle, ranked_.end());
   }
-  std::sort(ranked_.begin(), ranked_.end());  // ties by function index: deterministic
+  double positive_sum = 0;
+  for (uint32_t f : positive_ids_) positive_sum += positive_count_[f];  // function order
   const double threshold = alpha_ * positive_sum;
   double running = 0;
   bool over = false;
@@ -174,11 +203,15 @@ void RequestQueue::resort() {
       running += count;
       over = running > threshold;
     }
-    high_[f] = !over;
+    if (high_[f] == over) {  // its class flips
+      high_[f] = !over;
+      if (!in_rekey(f)) rekey_.push_back(f);
+    }
   }
-  // Every queued request takes its function's new key: one class and score per function, so its
-  // requests join the settled ones, ordered by sequence.
-  for (uint32_t f = 0; f < per_function_.size(); ++f) {
+  // The re-keyed functions' queued requests take the new key: one class and score per function,
+  // so they join the settled ones, ordered by sequence.
+  for (uint32_t f : rekey_) {
+    rekeyed_[f] = false;
     FunctionQueue& q = per_function_[f];
     if (q.settled.empty() && q.fresh.empty()) continue;
     for (const Key& k : q.fresh) {
@@ -192,6 +225,13 @@ void RequestQueue::resort() {
     refresh_head(f);
   }
   adapt_alpha();
+}
+
+// Whether `f` is already in rekey_ (marked on first call).
+bool RequestQueue::in_rekey(uint32_t f) {
+  if (rekeyed_[f]) return true;
+  rekeyed_[f] = true;
+  return false;
 }
 
 }  // namespace parallax

@@ -53,7 +53,8 @@ class RequestQueue {
   // looks at functions, not at every queued request (docs/performance.md "Serverless overload").
   // A resort gives all of a function's requests one class and score, so their order is their
   // sequence (high: ascending; low: descending): it re-keys functions, not requests, and costs
-  // O(F log F + pushes since the last resort x log n) instead of O(n log n).
+  // O(P log P + functions finished or queued + pushes since the last resort x log n), P the
+  // functions with a positive L * RRC, instead of O(n log n).
   const std::set<Key>& heads() const { return heads_; }
   // The function's first queued request after `after` in dispatch order (its first of all without
   // `after`), or nothing; O(log n).
@@ -101,7 +102,19 @@ class RequestQueue {
   std::vector<FunctionQueue> per_function_;
   std::set<Key> heads_;                // the first key of each function with queued requests
   size_t size_ = 0;
-  std::vector<std::pair<double, uint32_t>> ranked_;  // resort's scratch
+  // What a resort needs without scanning every queued function: the functions recorded since the
+  // last one, the ranking of the positive L * RRC (kept sorted between resorts), each function's
+  // positive L * RRC (0: not positive), the functions to re-key, and adapt_alpha's counts.
+  std::vector<uint32_t> recorded_;
+  std::vector<bool> recorded_since_resort_;
+  std::vector<std::pair<double, uint32_t>> ranked_;  // (L * RRC, function), ascending
+  std::vector<std::pair<double, uint32_t>> moved_;   // resort's scratch
+  std::vector<uint32_t> rekey_;                      // resort's scratch
+  std::vector<bool> rekeyed_;                        // per function: in rekey_
+  std::vector<double> positive_count_;
+  std::vector<uint32_t> positive_ids_;               // functions with a positive one, ascending
+  bool in_rekey(uint32_t f);
+  int with_history_ = 0, meeting_ = 0;
   double alpha_ = 1;
   double reference_ratio_ = 0;
   int resorts_ = 0;

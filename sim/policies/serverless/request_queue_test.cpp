@@ -112,10 +112,39 @@ TEST(RequestQueue, HeadsAndNextOfFollowEachFunctionsOrder) {
 
 // Against the plain definition (every queued request keyed at its push and re-keyed at every
 // resort, in one ordered set), through random pushes, erases of any request, finishes and
-// resorts with alpha moving: the same dispatch order, and heads()/next_of walk it.
+// resorts with alpha moving: the same dispatch order, and heads()/next_of walk it. The classes
+// against the plain ranking (every function with history ranked at every resort, sums in function
+// and rank order), which the resort reaches by moving only the functions recorded since the last.
 TEST(RequestQueue, MatchesTheFullRekeyingDefinition) {
   constexpr uint32_t kFunctions = 5;
-  RequestQueue q(QueueKind::rrc, kFunctions, 0.9);
+  constexpr double kP = 0.9;
+  RequestQueue q(QueueKind::rrc, kFunctions, kP);
+  std::vector<bool> expected_high(kFunctions, true);
+  std::vector<uint64_t> finished(kFunctions, 0);
+  const auto rank_all = [&](double alpha) {
+    std::vector<std::pair<double, uint32_t>> ranked;
+    double positive_sum = 0;
+    for (uint32_t f = 0; f < kFunctions; ++f) {
+      if (finished[f] == 0) continue;
+      const double count = q.metric(f) / (1 - kP);
+      if (count > 0) {
+        ranked.push_back({count, f});
+        positive_sum += count;
+      } else {
+        expected_high[f] = true;
+      }
+    }
+    std::sort(ranked.begin(), ranked.end());
+    double running = 0;
+    bool over = false;
+    for (const auto& [count, f] : ranked) {
+      if (!over) {
+        running += count;
+        over = running > alpha * positive_sum;
+      }
+      expected_high[f] = !over;
+    }
+  };
   std::map<uint32_t, uint32_t> queued;  // request -> function
   std::map<uint32_t, RequestQueue::Key> reference;
   const auto key_now = [&](uint32_t r, uint32_t f) {
@@ -144,10 +173,14 @@ TEST(RequestQueue, MatchesTheFullRekeyingDefinition) {
       reference.erase(it->first);
       queued.erase(it);
     } else if (what < 9) {
-      q.record(draw(kFunctions), 0.01 * (1 + draw(50)), draw(3) != 0);
+      const uint32_t f = draw(kFunctions);
+      q.record(f, 0.01 * (1 + draw(50)), draw(3) != 0);
+      ++finished[f];
     } else {
       if (draw(4) == 0) q.set_alpha(0.25 + 0.25 * draw(4));
+      rank_all(q.alpha());  // the alpha the resort classifies with (it adapts afterwards)
       q.resort();
+      for (uint32_t f = 0; f < kFunctions; ++f) ASSERT_EQ(q.high_priority(f), expected_high[f]) << "step " << step << ", function " << f;
       for (auto& [r, k] : reference) k = key_now(r, queued.at(r));
     }
     std::vector<RequestQueue::Key> sorted;

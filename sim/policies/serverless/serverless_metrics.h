@@ -41,8 +41,10 @@ struct ServerlessSummary {
   std::vector<FunctionLatency> per_function;
 };
 
-// Nearest-rank percentile of unsorted values (q in (0, 1]); 0 for none.
+// Nearest-rank percentile of unsorted values (q in (0, 1]); 0 for none. The in-place one permutes
+// `values` instead of copying them.
 double nearest_rank(std::vector<double> values, double q);
+double nearest_rank_in_place(std::vector<double>& values, double q);
 
 ServerlessSummary summarise_serverless(const ServerlessNode& node);
 // Several nodes serving the same functions behind a router (serverless_cluster.h): a function's

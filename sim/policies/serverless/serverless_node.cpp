@@ -65,7 +65,7 @@ void ServerlessNode::place_native() {
     used[g] += need;
     if (g < pools_.size() && pools_[g]->allocate(need)) {
       native_gpu_[f] = static_cast<int>(g);
-      residency_.at(f, static_cast<int>(g)).state = Residency::resident;
+      residency_.set_state(f, static_cast<int>(g), Residency::resident);
     }
   }
   native_gpus_needed_ = static_cast<int>(used.size());
@@ -103,7 +103,7 @@ int ServerlessNode::gpus_used() const {
 
 void ServerlessNode::start(std::span<const ServerlessArrival> arrivals) {
   arrivals_.assign(arrivals.begin(), arrivals.end());
-  requests_.reserve(arrivals_.size());
+  if (policy_.record_requests) requests_.reserve(arrivals_.size());
   if (!arrivals_.empty()) platform_.call_at(arrivals_.front().at, *this, kArrival);
   if (policy_.hosting == HostingMode::keepalive) keepalive_setup();
   if ((policy_.queue == QueueKind::rrc || policy_.hosting == HostingMode::keepalive) && !arrivals_.empty()) {
@@ -159,21 +159,45 @@ void ServerlessNode::accept(uint32_t function, Time at) {
   RequestRecord r;
   r.function = function;
   r.arrival = at;
-  const auto id = static_cast<uint32_t>(requests_.size());
+  r.sequence = outcomes_.size();
+  outcomes_.push_back({function, RequestState::queued, false, Time::zero(), Time::zero()});
+  uint32_t id = 0;
+  if (free_ids_.empty()) {
+    id = static_cast<uint32_t>(requests_.size());
+    requests_.push_back(r);
+  } else {
+    id = free_ids_.back();
+    free_ids_.pop_back();
+    requests_[id] = r;
+  }
   if ((policy_.hosting == HostingMode::native && native_gpu_[function] < 0) ||
       (policy_.hosting == HostingMode::swap && !fits_pool_[function])) {
-    r.state = RequestState::dropped;
-    requests_.push_back(r);
+    requests_[id].state = RequestState::dropped;
+    retire(id);
     return;
   }
-  r.state = RequestState::queued;
-  requests_.push_back(r);
+  requests_[id].state = RequestState::queued;
   ++outstanding_;
   if (policy_.hosting == HostingMode::keepalive) {
     keepalive_arrive(id);
   } else {
-    queue_.push(id, function, id);
+    queue_.push(id, function, r.sequence);
   }
+}
+
+// A request that finished or was dropped: its outcome is kept, its id reused (unless every
+// record is kept).
+void ServerlessNode::retire(uint32_t request) {
+  const RequestRecord& r = requests_[request];
+  RequestOutcome& o = outcomes_[r.sequence];
+  o.state = r.state;
+  o.cold_start = r.cold_start;
+  if (r.state == RequestState::finished) {
+    o.latency = r.finish - r.arrival;
+    o.queueing = r.dispatch - r.arrival;
+    last_finish_ = std::max(last_finish_, r.finish);
+  }
+  if (!policy_.record_requests) free_ids_.push_back(request);
 }
 
 // Tries the queued requests in dispatch order while a GPU is idle, as Torpor's dispatcher scans its
@@ -202,7 +226,7 @@ void ServerlessNode::dispatch() {
     } else {
       returning.erase(returning.begin());
     }
-    const uint32_t f = requests_[at.request].function;
+    const uint32_t f = queue_.function_of(at.request);
     if (function_running_[f]) continue;
     bool started = false;
     switch (policy_.hosting) {
@@ -230,7 +254,7 @@ bool ServerlessNode::make_room(int gpu, int64_t bytes, EvictorKind kind) {
   if (!plan.possible) return false;
   for (uint32_t victim : plan.victims) {
     pool.free(footprint_[victim]);
-    residency_.at(victim, gpu).state = Residency::absent;
+    residency_.set_state(victim, gpu, Residency::absent);
     ++counters_.evictions;
     ++evictions_per_gpu_[static_cast<size_t>(gpu)];
   }
@@ -252,7 +276,7 @@ void ServerlessNode::run(uint32_t request, int gpu, const ExecutorJob& job, GpuA
   activity_[static_cast<size_t>(gpu)] = activity;
   running_request_[static_cast<size_t>(gpu)] = request;
   busy_since_[static_cast<size_t>(gpu)] = platform_.now();
-  residency_.at(r.function, gpu).running = true;
+  residency_.set_running(r.function, gpu, true);
   executors_[static_cast<size_t>(gpu)]->start(job);
 }
 
@@ -269,12 +293,12 @@ bool ServerlessNode::try_dispatch_swap(uint32_t request) {
   job.closed_form = policy_.closed_form;
   GpuActivity activity = GpuActivity::run_local;
   if (p.source != SwapSource::none) {
-    if (p.source == SwapSource::peer) residency_.at(f, p.peer).readers += 1;  // locked while read
+    if (p.source == SwapSource::peer) residency_.add_reader(f, p.peer, 1);  // locked while read
     if (!make_room(p.gpu, m.param_bytes, policy_.evictor)) {
-      if (p.source == SwapSource::peer) residency_.at(f, p.peer).readers -= 1;
+      if (p.source == SwapSource::peer) residency_.add_reader(f, p.peer, -1);
       return false;
     }
-    residency_.at(f, p.gpu).state = Residency::loading;
+    residency_.set_state(f, p.gpu, Residency::loading);
     if (p.source == SwapSource::peer) {
       job.source_index = p.peer;
       job.group_overhead = policy_.peer_group_overhead;
@@ -330,9 +354,8 @@ void ServerlessNode::on_transfer_done(GpuId gpu) {
   r.loaded = platform_.now();
   if (r.swap != SwapSource::peer) return;
   for (int g = 0; g < residency_.gpus(); ++g) {
-    ResidencyEntry& e = residency_.at(r.function, g);
-    if (g != gpu && e.readers > 0) {
-      e.readers -= 1;
+    if (g != gpu && residency_.at(r.function, g).readers > 0) {
+      residency_.add_reader(r.function, g, -1);
       return;
     }
   }
@@ -346,15 +369,15 @@ void ServerlessNode::on_job_done(GpuId gpu) {
   r.finish = now;
   r.state = RequestState::finished;
   --outstanding_;
-  ResidencyEntry& e = residency_.at(r.function, gpu);
-  e.state = Residency::resident;
-  e.running = false;
-  e.last_use = now;
+  residency_.set_last_use(r.function, gpu, now);
+  residency_.set_state(r.function, gpu, Residency::resident);
+  residency_.set_running(r.function, gpu, false);
   function_running_[r.function] = false;
   activity_[g] = GpuActivity::idle;
   busy_s_[g] += (now - busy_since_[g]).to_seconds();
   const double latency_s = (now - r.arrival).to_seconds();
   queue_.record(r.function, latency_s, now - r.arrival <= model_of(r.function).slo);
+  retire(request);
   dispatch();
 }
 

@@ -8,11 +8,13 @@
 //   ServerlessNode node(platform, policy, models, functions, links, streams.stream("gpu_select"));
 //   node.start(arrivals);   // sorted by time
 //   engine.run();
-//   node.requests();        // per request: arrival, dispatch, finish, path
+//   node.outcomes();        // per request, in arrival order: function, state, latency, queueing
+//   node.requests();        // with policy.record_requests: arrival, dispatch, finish, path
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <stdexcept>
 #include <memory>
 #include <span>
 #include <vector>
@@ -35,6 +37,7 @@ enum class RequestState : uint8_t { pending, queued, running, finished, dropped 
 
 struct RequestRecord {
   uint32_t function = 0;
+  uint64_t sequence = 0;  // arrival order on the node
   Time arrival, dispatch, finish;
   Time loaded;  // swaps: when the last group was ready; otherwise = dispatch
   RequestState state = RequestState::pending;
@@ -42,6 +45,15 @@ struct RequestRecord {
   bool cold_start = false;
   int gpu = -1;
   int source = -1;  // peer GPU of an NVLink swap
+};
+
+// What the summary needs of one request (serverless_metrics.h), kept for every request in arrival
+// order: 24 bytes where the full record takes 64 (docs/serverless.md "Scale").
+struct RequestOutcome {
+  uint32_t function = 0;
+  RequestState state = RequestState::queued;  // queued: queued or running when the run stopped
+  bool cold_start = false;
+  Time latency, queueing;  // finished: finish - arrival, dispatch - arrival
 };
 
 // Model memory of one GPU's pool after a change (recorded when the policy asks: trace output).
@@ -78,7 +90,13 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   // Requests accepted and not yet finished or dropped (queued or running).
   uint64_t outstanding() const { return outstanding_; }
 
-  const std::vector<RequestRecord>& requests() const { return requests_; }
+  // Every request in arrival order (ServerlessPolicy::record_requests; throws without it).
+  const std::vector<RequestRecord>& requests() const {
+    if (!policy_.record_requests) throw std::logic_error("ServerlessNode::requests: the policy does not record requests");
+    return requests_;
+  }
+  const std::deque<RequestOutcome>& outcomes() const { return outcomes_; }
+  Time last_finish() const { return last_finish_; }
   const SwapCounters& counters() const { return counters_; }
   // Per GPU, every change of its pool (ServerlessPolicy::record_timeline), in time order.
   const std::vector<std::vector<PoolSample>>& pool_samples() const { return pool_samples_; }
@@ -151,7 +169,14 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   std::vector<uint32_t> queued_per_function_;
   std::vector<ServerlessArrival> arrivals_;
   size_t next_arrival_ = 0;
+  // Full records by request id. With record_requests the id is the arrival sequence and nothing
+  // is reused; otherwise the id of a finished or dropped request is reused (free_ids_), so that
+  // the records and the queue's per-request state grow with the requests in flight only.
   std::vector<RequestRecord> requests_;
+  std::vector<uint32_t> free_ids_;
+  std::deque<RequestOutcome> outcomes_;  // by sequence; a deque grows without copying
+  Time last_finish_;
+  void retire(uint32_t request);
   SwapCounters counters_;
   uint64_t outstanding_ = 0;
   std::vector<std::vector<PoolSample>> pool_samples_;

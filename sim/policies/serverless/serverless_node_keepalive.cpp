@@ -53,7 +53,7 @@ void ServerlessNode::keepalive_setup() {
     const int g = static_cast<int>(f % static_cast<uint32_t>(gpus));
     if (!pools_[static_cast<size_t>(g)]->allocate(footprint_[f])) continue;
     native_gpu_[f] = g;
-    residency_.at(f, g).state = Residency::resident;
+    residency_.set_state(f, g, Residency::resident);
     ++slots_used_[static_cast<size_t>(g)];
     launched_ever_[f] = true;
   }
@@ -66,10 +66,11 @@ void ServerlessNode::keepalive_arrive(uint32_t request) {
   if (footprint_[f] > pools_[0]->capacity_bytes()) {  // can never start: dropped
     requests_[request].state = RequestState::dropped;
     --outstanding_;
+    retire(request);
     return;
   }
   if (g >= 0 && residency_.at(f, g).state == Residency::resident && !ready_unreleased_[f]) {
-    queue_.push(request, f, request);
+    queue_.push(request, f, requests_[request].sequence);
     ++queued_per_function_[f];
     return;
   }
@@ -81,9 +82,8 @@ void ServerlessNode::keepalive_arrive(uint32_t request) {
 }
 
 void ServerlessNode::keepalive_ready(uint32_t function) {
-  ResidencyEntry& e = residency_.at(function, native_gpu_[function]);
-  e.state = Residency::resident;
-  e.last_use = platform_.now();
+  residency_.set_last_use(function, native_gpu_[function], platform_.now());
+  residency_.set_state(function, native_gpu_[function], Residency::resident);
   ready_unreleased_[function] = true;
 }
 
@@ -92,10 +92,10 @@ void ServerlessNode::keepalive_tick() {
   for (uint32_t f = 0; f < functions_.size(); ++f) {
     const int g = native_gpu_[f];
     if (g < 0 || ready_unreleased_[f] || function_running_[f] || queued_per_function_[f] > 0) continue;
-    ResidencyEntry& e = residency_.at(f, g);
+    const ResidencyEntry& e = residency_.at(f, g);
     if (e.state != Residency::resident || now - e.last_use <= keepalive_window_[f]) continue;
     pools_[static_cast<size_t>(g)]->free(footprint_[f]);
-    e.state = Residency::absent;
+    residency_.set_state(f, g, Residency::absent);
     --slots_used_[static_cast<size_t>(g)];
     native_gpu_[f] = -1;
     ++counters_.evictions;
@@ -110,7 +110,7 @@ void ServerlessNode::keepalive_tick() {
       in_wait_order_[f] = false;
       ++slots_used_[static_cast<size_t>(g)];
       native_gpu_[f] = g;
-      residency_.at(f, g).state = Residency::loading;
+      residency_.set_state(f, g, Residency::loading);
       if (now <= arrivals_.back().at) launched_ever_[f] = true;  // started while the trace ran
       const ServedModel& m = model_of(f);
       ++counters_.cold_starts;
@@ -125,7 +125,7 @@ void ServerlessNode::keepalive_tick() {
     ready_unreleased_[f] = false;
     for (uint32_t request : waiting_[f]) {
       requests_[request].cold_start = true;
-      queue_.push(request, f, request);
+      queue_.push(request, f, requests_[request].sequence);
       ++queued_per_function_[f];
     }
     waiting_[f].clear();

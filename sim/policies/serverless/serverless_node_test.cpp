@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
 #include "sim/engine/engine.h"
 #include "sim/engine/random_streams.h"
 #include "sim/platform/sim_platform.h"
@@ -42,7 +46,8 @@ struct NodeRun {
   int64_t peak_pool = 0, capacity = 0;
 };
 
-NodeRun simulate(const std::string& name, int functions, int requests, uint64_t seed, bool closed_form = true) {
+NodeRun simulate(const std::string& name, int functions, int requests, uint64_t seed, bool closed_form = true,
+                 bool record_requests = true) {
   Engine engine;
   SimPlatform platform(engine, serverless_test::machine(4));
   RandomStreams streams(seed);
@@ -59,10 +64,16 @@ NodeRun simulate(const std::string& name, int functions, int requests, uint64_t 
   }
   ServerlessPolicy policy = policy_named(name);
   policy.closed_form = closed_form;
+  policy.record_requests = record_requests;
   ServerlessNode node(platform, policy, models, fns, node_links(platform), streams.stream("select"));
   node.start(arrivals);
   engine.run();
-  NodeRun r{summarise_serverless(node), node.requests(), 0, node.pool(0).capacity_bytes()};
+  NodeRun r{summarise_serverless(node), {}, 0, node.pool(0).capacity_bytes()};
+  if (record_requests) {
+    r.requests = node.requests();
+  } else {
+    EXPECT_THROW(node.requests(), std::logic_error);
+  }
   for (int g = 0; g < 4; ++g) {
     r.peak_pool = std::max(r.peak_pool, node.pool(g).peak_used_bytes());
     EXPECT_LE(platform.memory_used(g), Bytes(platform.gpu(g).memory_bytes));
@@ -128,6 +139,38 @@ TEST_P(EveryPolicy, ClosedFormGivesThePlatformPathsResults) {
   EXPECT_EQ(fast.summary.swaps_nvlink, ref.summary.swaps_nvlink);
   EXPECT_EQ(fast.summary.evictions, ref.summary.evictions);
   EXPECT_EQ(fast.summary.functions_compliant, ref.summary.functions_compliant);
+}
+
+// Without record_requests a node keeps a 24-byte outcome per request and reuses the ids of
+// finished ones (docs/serverless.md "Scale"); the summary must be the one the full records give.
+TEST_P(EveryPolicy, OutcomesGiveTheSummaryOfTheFullRecords) {
+  const NodeRun full = simulate(GetParam(), 60, 3000, 7, true, true);
+  const NodeRun lean = simulate(GetParam(), 60, 3000, 7, true, false);
+  const ServerlessSummary &a = full.summary, &b = lean.summary;
+  EXPECT_EQ(a.arrived, b.arrived);
+  EXPECT_EQ(a.finished, b.finished);
+  EXPECT_EQ(a.dropped, b.dropped);
+  EXPECT_EQ(a.functions_compliant, b.functions_compliant);
+  EXPECT_EQ(a.p50_latency_s, b.p50_latency_s);
+  EXPECT_EQ(a.p99_latency_s, b.p99_latency_s);
+  EXPECT_EQ(a.mean_latency_s, b.mean_latency_s);
+  EXPECT_EQ(a.p99_queue_s, b.p99_queue_s);
+  EXPECT_EQ(a.makespan_s, b.makespan_s);
+  EXPECT_EQ(a.swaps_pcie + a.swaps_nvlink, b.swaps_pcie + b.swaps_nvlink);
+  ASSERT_EQ(a.per_function.size(), b.per_function.size());
+  for (size_t f = 0; f < a.per_function.size(); ++f) {
+    EXPECT_EQ(a.per_function[f].p98_s, b.per_function[f].p98_s) << "function " << f;
+    EXPECT_EQ(a.per_function[f].mean_queue_s, b.per_function[f].mean_queue_s) << "function " << f;
+    EXPECT_EQ(a.per_function[f].cold_starts, b.per_function[f].cold_starts) << "function " << f;
+  }
+  // The summary against the records themselves: P99 by sorting every finished latency.
+  std::vector<double> latencies;
+  for (const RequestRecord& q : full.requests)
+    if (q.state == RequestState::finished) latencies.push_back((q.finish - q.arrival).to_seconds());
+  std::sort(latencies.begin(), latencies.end());
+  ASSERT_FALSE(latencies.empty());
+  const auto rank = static_cast<size_t>(std::ceil(0.99 * static_cast<double>(latencies.size())));
+  EXPECT_EQ(b.p99_latency_s, latencies[rank - 1]);
 }
 
 INSTANTIATE_TEST_SUITE_P(Serverless, EveryPolicy, ::testing::Values("torpor", "naive", "native", "keepalive"));

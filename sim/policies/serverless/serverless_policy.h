@@ -50,6 +50,10 @@ struct ServerlessPolicy {
   // Record every pool change per GPU and every model load (ServerlessNode::pool_samples,
   // load_samples), for trace.json and the report's timeline (timeline.csv).
   bool record_timeline = false;
+  // Keep every request's full record (ServerlessNode::requests), for trace.json and the tests;
+  // otherwise a node keeps full records only while requests are live, and a 24-byte outcome per
+  // request for the summary (docs/serverless.md "Scale").
+  bool record_requests = false;
 };
 
 }  // namespace parallax

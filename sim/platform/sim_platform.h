@@ -12,7 +12,7 @@
 //    unreserved SMs, or its partition) and λ·bytes/T0 B/s from HBM (and the partition's share).
 //    Max-min over λ slows co-running kernels equally where they contend and not where they
 //    complement each other (compute-bound next to memory-bound).
-//  * collective: ring algorithm built of copies, step by step (see ring_collective.h).
+//  * collective: NCCL's algorithms built of copies, step by step (see flow_collective.h).
 //  * memory: capacity per GPU; allocate() beyond it throws OutOfMemoryError.
 // Not modelled yet: HBM traffic of inter-GPU copies, pinned vs pageable host memory.
 #pragma once
@@ -31,7 +31,7 @@
 
 namespace parallax {
 
-class RingCollective;
+class FlowCollective;
 
 class SimPlatform final : public Platform, private EventHandler {
  public:
@@ -42,8 +42,8 @@ class SimPlatform final : public Platform, private EventHandler {
   Time now() const override { return engine_.now(); }
   void call_at(Time at, CompletionListener& listener, uint64_t tag) override;
 
-  int gpu_count() const override { return static_cast<int>(spec_.gpus.size()); }
-  int host_count() const override { return static_cast<int>(spec_.hosts.size()); }
+  int gpu_count() const override { return cluster_gpu_count(spec_); }
+  int host_count() const override { return cluster_host_count(spec_); }
   const GpuSpec& gpu(GpuId id) const override;
 
   ActivityId copy(Endpoint src, Endpoint dst, Bytes bytes, CompletionListener& listener,
@@ -84,10 +84,12 @@ class SimPlatform final : public Platform, private EventHandler {
   uint64_t activities_finished() const { return finished_; }
   Time last_finish() const { return last_finish_; }
 
-  // Used by RingCollective: a copy whose record names a parent collective.
+  // Used by the collective schedules (flow_collective.h): a copy whose record names a parent
+  // collective; a phase run as a child; the end of a schedule (destroys it).
   ActivityId copy_step(int src_gpu, int dst_gpu, double bytes, CompletionListener& listener,
-                       uint64_t tag, ActivityId parent);
-  void finish_collective(RingCollective* c);
+                       uint64_t tag, ActivityId parent, std::string_view label);
+  void start_child(std::unique_ptr<FlowCollective> c);
+  void finish_collective(FlowCollective* c);
 
  private:
   struct Activity {
@@ -97,7 +99,8 @@ class SimPlatform final : public Platform, private EventHandler {
     ActivityId id = 0;
     FlowClassId cls = 0;
     bool ephemeral_class = false;  // released when the activity ends (kernels)
-    uint32_t route = UINT32_MAX;   // copies: index into routes_
+    uint32_t route = UINT32_MAX;   // copies: index into routes_, or kOwnRoute
+    std::vector<uint32_t> own_directions;  // kOwnRoute: the copy's route (between cluster nodes)
     double amount = 0;
     std::unique_ptr<ActivityRecord> record;  // only when logging
   };
@@ -144,7 +147,11 @@ class SimPlatform final : public Platform, private EventHandler {
   void request_solve();
   void reschedule_completion();
   static uint64_t route_key(int src_node, int dst_node);
+  static constexpr uint32_t kOwnRoute = UINT32_MAX - 1;
   uint32_t cached_route(int src_node, int dst_node);  // index into routes_
+  double copy_bound(int src_node, int dst_node) const;
+  FlowClassId fabric_class(int src_node, int dst_node, Activity& a, Time& latency);
+  const std::vector<uint32_t>& directions_of(const Activity& a) const;
   int endpoint_node(Endpoint e) const;
   void check_gpu(GpuId gpu) const;
   std::unique_ptr<ActivityRecord> new_record(ActivityKind kind, std::string_view label,
@@ -168,8 +175,9 @@ class SimPlatform final : public Platform, private EventHandler {
   std::unordered_map<int64_t, uint32_t> lane_index_;  // latency ps -> lane
   std::vector<uint32_t> free_timers_;
   std::unordered_map<AllocationId, std::pair<GpuId, int64_t>> allocations_;
-  std::vector<std::unique_ptr<RingCollective>> collectives_;
+  std::vector<std::unique_ptr<FlowCollective>> collectives_;
   std::vector<uint64_t> completed_scratch_;
+  std::vector<FlowElement> fabric_elements_;  // fabric_class() scratch
   std::unordered_map<ActivityId, std::unique_ptr<ActivityRecord>> collective_records_;
   ActivityId next_activity_id_ = 1;
   AllocationId next_allocation_ = 1;

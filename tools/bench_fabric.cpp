@@ -62,10 +62,10 @@ int FabricBench::run() const {
   if (routes_ > 0 && !nodes_.empty()) {
     const int n = nodes_.back();
     const RouteBenchResult r = run_fabric_routes(box, n, routes_);
-    std::printf("\nRoutes on %d nodes (%d GPUs): %llu random GPU pairs in %s, %.0f ns each (%llu directions); "
-                "topology built in %s; peak RSS %.0f MiB\n",
+    std::printf("\nRoutes on %d nodes (%d GPUs): %llu random GPU pairs in %s wall, %s CPU, %.0f ns CPU each (%llu "
+                "directions); topology built in %s; peak RSS %.0f MiB\n",
                 n, n * static_cast<int>(box.gpus.size()), static_cast<unsigned long long>(r.routes),
-                format_seconds(r.seconds).c_str(), r.ns_per_route, static_cast<unsigned long long>(r.directions),
+                format_seconds(r.seconds).c_str(), format_seconds(r.cpu_s).c_str(), r.ns_per_route, static_cast<unsigned long long>(r.directions),
                 format_seconds(r.build_s).c_str(), peak_rss_mib());
   }
   std::printf("\n%s x nodes, every GPU in one group, S = %s; peak RSS is the process's so far (points run small to "

@@ -29,7 +29,8 @@ FabricBenchResult run_fabric_collective(HardwareSpec box, int nodes, CollectiveO
 struct RouteBenchResult {
   uint64_t routes = 0;
   double seconds = 0;       // wall time of the routes alone
-  double ns_per_route = 0;
+  double cpu_s = 0;         // their CPU time (what a loaded machine does not inflate)
+  double ns_per_route = 0;  // CPU per route
   uint64_t directions = 0;  // summed over the routes (and a checksum that they were computed)
   double build_s = 0;       // building the Topology
 };

@@ -1,6 +1,8 @@
 // File: sim/scenario/fabric_reader.cpp
 #include "sim/scenario/fabric_reader.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "sim/scenario/config_fields.h"

@@ -39,7 +39,7 @@ std::vector<int> route_groups(const Topology& topo, const Topology::Route& route
 std::vector<models::RingParams> concurrent_ring_hops(const HardwareSpec& spec,
                                                      std::span<const std::vector<int>> orders) {
   Topology topo(spec);
-  const int gpus = static_cast<int>(spec.gpus.size());
+  const int gpus = cluster_gpu_count(spec);  // every node's GPUs when spec.fabric.nodes > 1
   struct RoutedHop {
     Topology::Route route;
     std::vector<int> groups;

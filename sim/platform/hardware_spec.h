@@ -79,8 +79,8 @@ struct FabricSpec {
   enum class Shape : uint8_t { rail_optimized, leaf_spine };
   int nodes = 1;
   Shape shape = Shape::rail_optimized;
-  std::vector<NicSpec> nics;        // per box; empty when nodes == 1
-  int nodes_per_leaf = 0;           // leaf_spine only; 0 = all nodes on one leaf
+  std::vector<NicSpec> nics;        // per box; a preset keeps its cluster's here, unused while nodes == 1
+  int nodes_per_leaf = 0;           // nodes per leaf group (both shapes); 0 = one group of all nodes
   double oversubscription = 1.0;    // leaf downlink : uplink capacity
   double switch_latency_s = 0;      // per network switch crossed
   std::vector<std::string> sources; // where the figures come from

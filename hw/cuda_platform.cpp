@@ -297,6 +297,10 @@ ActivityId CudaPlatform::collective(CollectiveOp op, std::span<const GpuId> grou
                                     CompletionListener& listener, uint64_t tag, std::string_view) {
   if (group.size() < 2)
     throw PlatformError(fmt::format("{} needs two or more GPUs, got {}", to_string(op), group.size()));
+  // The ops SimPlatform added for issue 18 (all_to_all, broadcast, reduce, send_recv) are not wired
+  // to NCCL here yet: refuse them rather than run a reduce-scatter in their place.
+  if (op != CollectiveOp::all_reduce && op != CollectiveOp::all_gather && op != CollectiveOp::reduce_scatter)
+    throw PlatformError(fmt::format("the CUDA backend runs all_reduce, all_gather and reduce_scatter, not {}", to_string(op)));
   for (GpuId g : group) check_gpu(g);
   const NcclApi& nccl = nccl_api();
   const std::vector<GpuId> key(group.begin(), group.end());

@@ -152,4 +152,27 @@ TEST(ParallaxCliAnchor, RandomMatchesSimGrid) {
   fs::remove_all(out);
 }
 
+// Clusters from the command line: --nodes multiplies the preset's box (its fabric joins them),
+// presets without a fabric refuse it; the shipped cluster scenario runs every op; bench fabric
+// runs a small point.
+TEST(ParallaxCliFabric, NodesSpanTheClusterAndBenchRuns) {
+  const Result ok = run("predict collective --hardware dgx-h100 --nodes 2 --gpus 16 --op all_reduce --bytes 1GiB");
+  ASSERT_EQ(ok.code, 0) << ok.output;
+  EXPECT_EQ(nlohmann::json::parse(ok.output)["gpus"], 16);
+  const Result too_many = run("predict collective --hardware dgx-h100 --nodes 2 --gpus 17 --op all_reduce --bytes 1GiB");
+  EXPECT_EQ(too_many.code, 2);
+  EXPECT_NE(too_many.output.find("spread evenly over the 2 nodes of 'dgx-h100' (2..16 GPUs"), std::string::npos) << too_many.output;
+  const Result no_fabric = run("predict collective --hardware h200x1 --nodes 2 --gpus 2 --op all_reduce --bytes 1GiB");
+  EXPECT_EQ(no_fabric.code, 2);
+  EXPECT_NE(no_fabric.output.find("--nodes: 'h200x1' has no fabric"), std::string::npos) << no_fabric.output;
+  const fs::path out = temp_dir("fabric");
+  ASSERT_EQ(run("run --quiet " + scenario("scenarios/cluster/fabric-collectives.yaml") + " --out " + out.string()).code, 0);
+  EXPECT_EQ(summary(out)["collectives"].size(), 8u);
+  fs::remove_all(out);
+  const Result bench = run("bench fabric --nodes 2 --op all_reduce --op all_to_all --bytes 1MiB --routes 100");
+  ASSERT_EQ(bench.code, 0) << bench.output;
+  EXPECT_NE(bench.output.find("hierarchical"), std::string::npos) << bench.output;
+  EXPECT_NE(bench.output.find("Routes on 2 nodes (16 GPUs): 100 random GPU pairs"), std::string::npos) << bench.output;
+}
+
 }  // namespace

@@ -19,6 +19,7 @@
 #include "sim/report/output_error.h"
 #include "sim/io/input_error.h"
 #include "tools/bench_command.h"
+#include "tools/bench_fabric.h"
 #include "tools/cli_checks.h"
 #include "tools/cli_suggestions.h"
 #include "tools/compare_command.h"
@@ -95,6 +96,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   parallax::ScaleBenchmarks scale_bench(*bench_cmd);  // bench flows, bench overlap
   parallax::ServerlessBench serverless_bench(*bench_cmd);
+  parallax::FabricBench fabric_bench(*bench_cmd);
 
   CLI::App* predict_cmd = app.add_subcommand("predict", "Ask a cost model directly (JSON on stdout)");
   predict_cmd->require_subcommand(1);
@@ -107,6 +109,8 @@ int main(int argc, char** argv) {
   predict_coll->add_option("--algo", pc.algo, "ring | double_ring | tree | p2p | nvls | nvls_tree | auto")->capture_default_str();
   predict_coll->add_option("--protocol", pc.protocol, "LL | LL128 | Simple | auto")->capture_default_str();
   predict_coll->add_option("--calibration", pc.calibration, "use the protocols fitted in this calibration file (parallax fit --nccl-tests)");
+  predict_coll->add_option("--nodes", pc.nodes, "copies of the preset's box joined by its fabric (dgx-a100, dgx-h100)")
+      ->check(CLI::Range(1, 16384))->capture_default_str();
   parallax::PredictOverlapOptions po;
   CLI::App* predict_ovl = predict_cmd->add_subcommand("overlap", "Every overlap strategy for one GEMM + collective");
   predict_ovl->add_option("--hardware", po.hardware, "hardware preset")->required();
@@ -180,5 +184,6 @@ int main(int argc, char** argv) {
   if (bench_engine->parsed()) return guarded([&] { return parallax::bench_engine(hold_events); });
   if (scale_bench.parsed()) return guarded([&] { return scale_bench.run(); });
   if (serverless_bench.parsed()) return guarded([&] { return serverless_bench.run(); });
+  if (fabric_bench.parsed()) return guarded([&] { return fabric_bench.run(); });
   return 2;
 }

@@ -37,8 +37,18 @@ models::CollectiveOp parse_collective_op(const std::string& op) {
 }
 
 void check_gpus(const HardwareSpec& hw, int64_t gpus, const std::string& option) {
-  if (gpus < 1 || gpus > static_cast<int64_t>(hw.gpus.size()))
-    bad_argument(option, fmt::format("must be in 1..{} on '{}', got {}", hw.gpus.size(), hw.name, gpus));
+  if (gpus < 1 || gpus > cluster_gpu_count(hw))
+    bad_argument(option, fmt::format("must be in 1..{} on '{}'{}, got {}", cluster_gpu_count(hw), hw.name,
+                                     hw.fabric.nodes > 1 ? fmt::format(" x{} nodes", hw.fabric.nodes) : "", gpus));
+}
+
+// --nodes: the preset's box times N, joined by the preset's fabric.
+void set_nodes(HardwareSpec& hw, int nodes) {
+  if (nodes > 1 && hw.fabric.nics.empty())
+    bad_argument("--nodes", fmt::format("'{}' has no fabric (NICs and switches); presets with one: dgx-a100, dgx-h100", hw.name));
+  if (static_cast<int64_t>(nodes) * static_cast<int64_t>(hw.gpus.size()) > 65536)
+    bad_argument("--nodes", fmt::format("{} nodes of {} GPUs exceed 65,536 GPUs", nodes, hw.gpus.size()));
+  hw.fabric.nodes = nodes;
 }
 
 // GPUs of one box in a collective over `gpus`: all of them on one box; across the fabric's nodes
@@ -149,7 +159,8 @@ int predict_calibrated_collective(const PredictCollectiveOptions& o, const Hardw
 }  // namespace
 
 int predict_collective_command(const PredictCollectiveOptions& o) {
-  const HardwareSpec hw = load_hardware_preset(o.hardware);
+  HardwareSpec hw = load_hardware_preset(o.hardware);
+  set_nodes(hw, o.nodes);
   const models::CollectiveOp op = parse_collective_op(o.op);
   const ByteCountParse parsed = parse_byte_count(o.bytes);
   if (!parsed.bytes) bad_argument("--bytes", parsed.error);

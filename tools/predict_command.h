@@ -23,6 +23,7 @@ struct PredictCollectiveOptions {
   std::string algo = "auto";
   std::string protocol = "auto";
   std::string calibration;  // a calibration file with a fit for (op, gpus): its ring replaces the preset's
+  int nodes = 1;            // copies of the preset's box joined by its fabric (hardware_spec.h FabricSpec)
 };
 
 struct PredictOverlapOptions {

@@ -56,22 +56,31 @@ struct HostSpec {
 
 // Scale-out: `nodes` copies of the box (gpus/hosts/switches/links above describe ONE box) joined
 // through NICs and a leaf/spine network (REFERENCE.md §1.6). nodes == 1 means no fabric: the box
-// alone, as before. Rail-optimized: NIC i of every node attaches to leaf (rail) i, so same-rank
-// traffic across nodes crosses one leaf; leaf_spine: nodes_per_leaf nodes share a leaf, every NIC
-// of those nodes on it. Leaves reach each other through the spine layer, whose capacity per leaf is
-// the leaf's downlink capacity divided by `oversubscription` (1 = non-blocking).
+// alone, as before. Nodes are cut into groups of `nodes_per_leaf` (0 = one group of all nodes).
+// Rail-optimized: NIC i of every node of a group attaches to that group's leaf of rail i, so
+// same-rank traffic within a group crosses one leaf; leaf_spine: every NIC of a group's nodes is on
+// the group's one leaf. Leaves reach each other through the spine layer, modelled as one
+// aggregate switch whose link to each leaf carries the leaf's downlink capacity divided by
+// `oversubscription` (1 = non-blocking): ECMP spreading assumed perfect. Global GPU ids are
+// node-major: GPU l of node n is n * gpus.size() + l (hosts likewise).
 struct NicSpec {
   std::string attach;          // box node the NIC hangs off (its PCIe switch: the GPUDirect RDMA path)
   double bandwidth_Bps = 0;    // per direction
   double latency_s = 0;        // NIC + cable, added once per NIC crossed
 };
 
+// Which NIC a box-local GPU sends and receives through: with as many NICs as GPUs, its own (NIC l
+// for GPU l, NCCL's rail matching); otherwise GPU l uses NIC l * nics / gpus.
+inline int nic_of_gpu(int local_gpu, int box_gpus, int nics) {
+  return nics == box_gpus ? local_gpu : static_cast<int>(int64_t{local_gpu} * nics / box_gpus);
+}
+
 struct FabricSpec {
   enum class Shape : uint8_t { rail_optimized, leaf_spine };
   int nodes = 1;
   Shape shape = Shape::rail_optimized;
-  std::vector<NicSpec> nics;        // per box; empty when nodes == 1
-  int nodes_per_leaf = 0;           // leaf_spine only; 0 = all nodes on one leaf
+  std::vector<NicSpec> nics;        // per box; a preset keeps its cluster's here, unused while nodes == 1
+  int nodes_per_leaf = 0;           // nodes per leaf group (both shapes); 0 = one group of all nodes
   double oversubscription = 1.0;    // leaf downlink : uplink capacity
   double switch_latency_s = 0;      // per network switch crossed
   std::vector<std::string> sources; // where the figures come from
@@ -87,6 +96,12 @@ struct HardwareSpec {
   std::vector<LinkSpec> links;
   FabricSpec fabric;                // scale-out across boxes; nodes == 1: a single box
 };
+
+// GPUs and hosts of the whole cluster (all nodes), for sizing and id checks.
+inline int cluster_gpu_count(const HardwareSpec& spec) { return static_cast<int>(spec.gpus.size()) * spec.fabric.nodes; }
+inline int cluster_host_count(const HardwareSpec& spec) { return static_cast<int>(spec.hosts.size()) * spec.fabric.nodes; }
+// The figures of a cluster GPU (every node is a copy of the box).
+inline const GpuSpec& cluster_gpu(const HardwareSpec& spec, int gpu) { return spec.gpus[static_cast<size_t>(gpu) % spec.gpus.size()]; }
 
 // Node names of GPUs and hosts, in one place.
 inline std::string gpu_node_name(int i) { return "gpu" + std::to_string(i); }

@@ -11,6 +11,10 @@ const char* to_string(CollectiveOp op) {
     case CollectiveOp::all_reduce: return "all_reduce";
     case CollectiveOp::all_gather: return "all_gather";
     case CollectiveOp::reduce_scatter: return "reduce_scatter";
+    case CollectiveOp::all_to_all: return "all_to_all";
+    case CollectiveOp::broadcast: return "broadcast";
+    case CollectiveOp::reduce: return "reduce";
+    case CollectiveOp::send_recv: return "send_recv";
   }
   return "?";
 }
@@ -42,6 +46,45 @@ DeviceRates Platform::device_rates(GpuId id) const {
   r.eta_compute = kPlannedComputeEfficiency;
   r.launch_s = g.kernel_launch_s;
   return r;
+}
+
+const char* to_string(CollectiveAlgo algo) {
+  switch (algo) {
+    case CollectiveAlgo::ring: return "ring";
+    case CollectiveAlgo::tree: return "tree";
+    case CollectiveAlgo::p2p: return "p2p";
+    case CollectiveAlgo::hierarchical: return "hierarchical";
+  }
+  return "?";
+}
+
+std::optional<CollectiveOp> collective_op_named(std::string_view name) {
+  for (CollectiveOp o : {CollectiveOp::all_reduce, CollectiveOp::all_gather, CollectiveOp::reduce_scatter,
+                         CollectiveOp::all_to_all, CollectiveOp::broadcast, CollectiveOp::reduce, CollectiveOp::send_recv})
+    if (name == to_string(o)) return o;
+  return std::nullopt;
+}
+
+std::optional<CollectiveAlgo> collective_algo_named(std::string_view name) {
+  for (CollectiveAlgo a : {CollectiveAlgo::ring, CollectiveAlgo::tree, CollectiveAlgo::p2p, CollectiveAlgo::hierarchical})
+    if (name == to_string(a)) return a;
+  return std::nullopt;
+}
+
+CollectiveAlgo default_algo(CollectiveOp op) {
+  return op == CollectiveOp::all_to_all || op == CollectiveOp::send_recv ? CollectiveAlgo::p2p : CollectiveAlgo::ring;
+}
+
+bool runs(CollectiveAlgo algo, CollectiveOp op) {
+  const bool p2p_op = op == CollectiveOp::all_to_all || op == CollectiveOp::send_recv;
+  const bool ring_op = op == CollectiveOp::all_reduce || op == CollectiveOp::all_gather || op == CollectiveOp::reduce_scatter;
+  switch (algo) {
+    case CollectiveAlgo::ring: return !p2p_op;
+    case CollectiveAlgo::tree: return op == CollectiveOp::all_reduce || op == CollectiveOp::broadcast || op == CollectiveOp::reduce;
+    case CollectiveAlgo::p2p: return p2p_op;
+    case CollectiveAlgo::hierarchical: return ring_op;
+  }
+  return false;
 }
 
 }  // namespace parallax

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -89,10 +90,21 @@ struct PartitionSpec {
   std::string name;
 };
 
-enum class CollectiveOp : uint8_t { all_reduce, all_gather, reduce_scatter };
-enum class CollectiveAlgo : uint8_t { ring };
+enum class CollectiveOp : uint8_t { all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, reduce, send_recv };
+// ring: NCCL's ring (broadcast and reduce: the chain along it); tree: NCCL's tree (chains inside
+// nodes, a binary tree of nodes; all_reduce, broadcast, reduce); p2p: all_to_all and send_recv;
+// hierarchical: intra-node, then per-rail inter-node rings (all_reduce, all_gather, reduce_scatter).
+enum class CollectiveAlgo : uint8_t { ring, tree, p2p, hierarchical };
 
 const char* to_string(CollectiveOp op);
+const char* to_string(CollectiveAlgo algo);
+// The op or algorithm of that name (to_string's inverse), or nullopt.
+std::optional<CollectiveOp> collective_op_named(std::string_view name);
+std::optional<CollectiveAlgo> collective_algo_named(std::string_view name);
+// The algorithm an op runs when none is asked for: p2p for all_to_all and send_recv, else ring.
+CollectiveAlgo default_algo(CollectiveOp op);
+// Whether SimPlatform runs `op` with `algo`.
+bool runs(CollectiveAlgo algo, CollectiveOp op);
 
 // Thrown for requests the machine cannot satisfy (unknown GPU, memory exhausted, illegal partition).
 // The message names the GPU and the numbers involved.
@@ -141,8 +153,10 @@ class Platform {
   // Runs a kernel on a GPU, or on one of its partitions.
   virtual ActivityId launch(GpuId gpu, PartitionId partition, const KernelProfile& kernel,
                             CompletionListener& listener, uint64_t tag) = 0;
-  // A collective over `group` (GPU ids, in ring order). `bytes` is nccl-tests' S: the full buffer
-  // for all-reduce, the full output for all-gather, the full input for reduce-scatter.
+  // A collective over `group` (GPU ids, in ring order; group[0] is the root of broadcast and
+  // reduce). `bytes` is nccl-tests' S: the full buffer for all-reduce, broadcast and reduce, the
+  // full output for all-gather, the full input for reduce-scatter, what one rank sends for
+  // all-to-all (its own share included) and send/recv.
   virtual ActivityId collective(CollectiveOp op, std::span<const GpuId> group, Bytes bytes,
                                 CollectiveAlgo algo, CompletionListener& listener, uint64_t tag,
                                 std::string_view label = {}) = 0;

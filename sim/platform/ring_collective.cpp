@@ -9,8 +9,7 @@ namespace parallax {
 
 RingCollective::RingCollective(SimPlatform& platform, CollectiveOp op, std::vector<GpuId> group,
                                Bytes bytes, CompletionListener& listener, uint64_t tag, ActivityId id)
-    : platform_(platform), op_(op), group_(std::move(group)), bytes_(bytes), listener_(listener),
-      tag_(tag), id_(id) {
+    : FlowCollective(platform, op, std::move(group), bytes, listener, tag, id) {
   const int p = static_cast<int>(group_.size());
   steps_ = op_ == CollectiveOp::all_reduce ? 2 * (p - 1) : p - 1;
   chunk_bytes_ = static_cast<double>(bytes_.count() / p);
@@ -20,7 +19,7 @@ RingCollective::RingCollective(SimPlatform& platform, CollectiveOp op, std::vect
 
 void RingCollective::start() {
   if (steps_ == 0) {
-    platform_.finish_collective(this);
+    finish();
     return;
   }
   for (size_t h = 0; h < group_.size(); ++h) try_start(h);
@@ -31,14 +30,14 @@ void RingCollective::try_start(size_t h) {
   const int s = done_[h];  // the step hop h would run next
   if (gpu_steps(h) < s || gpu_steps(next(h)) < s) return;
   in_flight_[h] = 1;
-  platform_.copy_step(group_[h], group_[next(h)], chunk_bytes_, *this, h, id_);
+  issue(group_[h], group_[next(h)], chunk_bytes_, h);
 }
 
 void RingCollective::on_complete(uint64_t hop) {
   const size_t h = static_cast<size_t>(hop);
   in_flight_[h] = 0;
   if (++done_[h] == steps_ && ++hops_finished_ == group_.size()) {
-    platform_.finish_collective(this);  // destroys *this
+    finish();  // destroys *this
     return;
   }
   try_start(prev(h));

@@ -12,41 +12,28 @@
 
 #include <vector>
 
-#include "sim/platform/platform.h"
+#include "sim/platform/flow_collective.h"
 
 namespace parallax {
 
-class SimPlatform;
-
-class RingCollective final : public CompletionListener {
+class RingCollective final : public FlowCollective {
  public:
+  // op: all_reduce, all_gather or reduce_scatter.
   RingCollective(SimPlatform& platform, CollectiveOp op, std::vector<GpuId> group, Bytes bytes,
                  CompletionListener& listener, uint64_t tag, ActivityId id);
-  void start();
+  void start() override;
   void on_complete(uint64_t hop) override;
 
-  ActivityId id() const { return id_; }
-  CollectiveOp op() const { return op_; }
-  const std::vector<GpuId>& group() const { return group_; }
-  Bytes bytes() const { return bytes_; }
-  CompletionListener& listener() const { return listener_; }
-  uint64_t tag() const { return tag_; }
   int steps() const { return steps_; }
 
  private:
+  const char* step_label() const override { return "ring step"; }
   void try_start(size_t hop);
   size_t prev(size_t h) const { return h == 0 ? group_.size() - 1 : h - 1; }
   size_t next(size_t h) const { return h + 1 == group_.size() ? 0 : h + 1; }
   // Steps GPU i has completed: both its send (hop i) and its receive (hop i-1).
   int gpu_steps(size_t i) const { return std::min(done_[i], done_[prev(i)]); }
 
-  SimPlatform& platform_;
-  CollectiveOp op_;
-  std::vector<GpuId> group_;
-  Bytes bytes_;
-  CompletionListener& listener_;
-  uint64_t tag_;
-  ActivityId id_;
   int steps_ = 0;
   double chunk_bytes_ = 0;
   std::vector<int> done_;        // per hop: transfers finished

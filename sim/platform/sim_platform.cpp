@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/platform/hierarchical_collective.h"
+#include "sim/platform/pairwise_collective.h"
 #include "sim/platform/ring_collective.h"
+#include "sim/platform/tree_collective.h"
 
 namespace parallax {
 
@@ -31,7 +34,8 @@ SimPlatform::SimPlatform(Engine& engine, const HardwareSpec& spec, ActivityLog* 
   for (const auto& d : topology_.directions())
     if (link_capacity_[d.capacity_group] == kNoConstraint)
       link_capacity_[d.capacity_group] = solver_.add_constraint(d.bandwidth_Bps);
-  for (const GpuSpec& g : spec_.gpus) {
+  for (int gpu = 0; gpu < cluster_gpu_count(spec_); ++gpu) {
+    const GpuSpec& g = cluster_gpu(spec_, gpu);
     if (g.sms <= 0 || !(g.peak_flops > 0) || !(g.hbm_Bps > 0))
       throw PlatformError(fmt::format("hardware '{}': GPU model '{}' needs sms, peak_flops and hbm_Bps > 0",
                                       spec_.name, g.model));
@@ -49,7 +53,7 @@ SimPlatform::SimPlatform(Engine& engine, const HardwareSpec& spec, ActivityLog* 
     for (const auto& d : topology_.directions())
       log_->link_directions.push_back({d.name, to_string(d.kind), d.bandwidth_Bps});
     log_->gpu_models.clear();
-    for (const GpuSpec& g : spec_.gpus) log_->gpu_models.push_back(g.model);
+    for (int gpu = 0; gpu < gpu_count(); ++gpu) log_->gpu_models.push_back(cluster_gpu(spec_, gpu).model);
   }
 }
 
@@ -62,7 +66,7 @@ void SimPlatform::check_gpu(GpuId gpu) const {
 
 const GpuSpec& SimPlatform::gpu(GpuId id) const {
   check_gpu(id);
-  return spec_.gpus[id];
+  return cluster_gpu(spec_, id);
 }
 
 const GpuPartitioning& SimPlatform::partitioning(GpuId id) const {
@@ -145,6 +149,33 @@ uint64_t SimPlatform::route_key(int src_node, int dst_node) {
   return (static_cast<uint64_t>(static_cast<uint32_t>(src_node)) << 32) | static_cast<uint32_t>(dst_node);
 }
 
+double SimPlatform::copy_bound(int src_node, int dst_node) const {
+  double bound = FlowSolver::kUnbounded;
+  for (int node : {src_node, dst_node})
+    if (node < gpu_count() && cluster_gpu(spec_, node).copy_engine_Bps > 0)
+      bound = std::min(bound, cluster_gpu(spec_, node).copy_engine_Bps);
+  return bound;
+}
+
+// A copy between two nodes of a cluster: its route is composed on the spot and its flow class
+// lives as long as the copy. Caching them per pair, as inside a box, would keep a class for
+// every pair an all-to-all touches (67 M at 8,192 GPUs).
+FlowClassId SimPlatform::fabric_class(int src_node, int dst_node, Activity& a, Time& latency) {
+  const Topology::Route r = topology_.route(src_node, dst_node);
+  latency = r.latency;
+  a.own_directions = r.directions;
+  std::vector<FlowElement>& elements = fabric_elements_;
+  elements.clear();
+  for (uint32_t d : r.directions) elements.push_back({link_capacity_[topology_.directions()[d].capacity_group], 1.0});
+  if (copy_out_[src_node] != kNoConstraint) elements.push_back({copy_out_[src_node], 1.0});
+  if (copy_in_[dst_node] != kNoConstraint) elements.push_back({copy_in_[dst_node], 1.0});
+  return solver_.make_class(elements, copy_bound(src_node, dst_node));
+}
+
+const std::vector<uint32_t>& SimPlatform::directions_of(const Activity& a) const {
+  return a.route == kOwnRoute ? a.own_directions : routes_[a.route].directions;
+}
+
 uint32_t SimPlatform::cached_route(int src_node, int dst_node) {
   const uint64_t key = route_key(src_node, dst_node);
   auto it = route_index_.find(key);
@@ -158,7 +189,7 @@ uint32_t SimPlatform::cached_route(int src_node, int dst_node) {
     cr.latency = Time::zero();
     elements.push_back({gpus_[src_node].hbm, 2.0});
   } else {
-    const Topology::Route& r = topology_.route(src_node, dst_node);
+    const Topology::Route r = topology_.route(src_node, dst_node);
     cr.latency = r.latency;
     cr.directions = r.directions;
     for (uint32_t d : r.directions)
@@ -170,11 +201,7 @@ uint32_t SimPlatform::cached_route(int src_node, int dst_node) {
   }
   // One copy runs on one copy engine: it is bounded by one engine's bandwidth, while all copies
   // of a direction share the engines' total (the copy_out_/copy_in_ constraints).
-  double bound = FlowSolver::kUnbounded;
-  for (int node : {src_node, dst_node})
-    if (node < gpu_count() && spec_.gpus[node].copy_engine_Bps > 0)
-      bound = std::min(bound, spec_.gpus[node].copy_engine_Bps);
-  cr.cls = solver_.make_class(elements, bound);
+  cr.cls = solver_.make_class(elements, copy_bound(src_node, dst_node));
   cr.lane = lane_for(cr.latency);
   route_index_.emplace(key, static_cast<uint32_t>(routes_.size()));
   routes_.push_back(std::move(cr));
@@ -189,34 +216,45 @@ ActivityId SimPlatform::copy(Endpoint src, Endpoint dst, Bytes bytes, Completion
 }
 
 ActivityId SimPlatform::copy_step(int src_gpu, int dst_gpu, double bytes, CompletionListener& listener,
-                                  uint64_t tag, ActivityId parent) {
-  return start_copy(topology_.gpu_node(src_gpu), topology_.gpu_node(dst_gpu), bytes, listener, tag, "ring step",
-                    parent);
+                                  uint64_t tag, ActivityId parent, std::string_view label) {
+  return start_copy(topology_.gpu_node(src_gpu), topology_.gpu_node(dst_gpu), bytes, listener, tag, label, parent);
 }
 
 // The one path of every copy: its route's class, an activity slot, a record when logging, and a
 // place in the latency lane of its route.
 ActivityId SimPlatform::start_copy(int s, int d, double bytes, CompletionListener& listener, uint64_t tag,
                                    std::string_view label, ActivityId parent) {
-  const uint32_t route_id = cached_route(s, d);
-  const CachedRoute& route = routes_[route_id];
+  const bool across = s != d && topology_.nodes() > 1 && !topology_.same_box(s, d);
+  const uint32_t route_id = across ? kOwnRoute : cached_route(s, d);
   const uint32_t slot = new_activity_slot();
   Activity& a = activities_[slot];
   a.kind = ActivityKind::copy;
   a.listener = &listener;
   a.tag = tag;
   a.id = next_activity_id_++;
-  a.cls = route.cls;
-  a.ephemeral_class = false;
   a.route = route_id;
   a.amount = bytes;
+  Time latency;
+  uint32_t lane = 0;
+  if (across) {
+    a.cls = fabric_class(s, d, a, latency);
+    a.ephemeral_class = true;
+    lane = lane_for(latency);
+  } else {
+    const CachedRoute& route = routes_[route_id];
+    a.cls = route.cls;
+    a.ephemeral_class = false;
+    latency = route.latency;
+    lane = route.lane;
+  }
   if (log_) {
     a.record = new_record(ActivityKind::copy, label, topology_.node_name(s), topology_.node_name(d));
     a.record->parent = parent;
     a.record->bytes = bytes;
-    a.record->links.assign(route.directions.begin(), route.directions.end());
+    const std::vector<uint32_t>& dirs = directions_of(a);
+    a.record->links.assign(dirs.begin(), dirs.end());
   }
-  begin_after(route.lane, route.latency, slot);
+  begin_after(lane, latency, slot);
   return a.id;
 }
 
@@ -228,7 +266,7 @@ ActivityId SimPlatform::launch(GpuId gpu, PartitionId partition, const KernelPro
     throw PlatformError(fmt::format("kernel '{}': flops and dram_bytes must be finite and >= 0", kernel.name));
   if (!(kernel.solo_s >= 0) || !std::isfinite(kernel.solo_s) || (kernel.solo_s > 0 && (kernel.flops > 0 || kernel.dram_bytes > 0)))
     throw PlatformError(fmt::format("kernel '{}': solo_s must be finite and >= 0, and a kernel described by time has no flops or dram_bytes", kernel.name));
-  const GpuSpec& g = spec_.gpus[gpu];
+  const GpuSpec& g = cluster_gpu(spec_, gpu);
   // A kernel described by time is compute: it draws the whole GPU's FLOP/s for solo_s alone.
   const double flops = kernel.solo_s > 0 ? kernel.solo_s * g.peak_flops : kernel.flops;
   const Partition* part = nullptr;
@@ -280,7 +318,8 @@ ActivityId SimPlatform::launch(GpuId gpu, PartitionId partition, const KernelPro
 ActivityId SimPlatform::collective(CollectiveOp op, std::span<const GpuId> group, Bytes bytes,
                                    CollectiveAlgo algo, CompletionListener& listener, uint64_t tag,
                                    std::string_view label) {
-  if (algo != CollectiveAlgo::ring) throw PlatformError("only the ring collective algorithm is simulated");
+  if (!runs(algo, op))
+    throw PlatformError(fmt::format("the {} algorithm does not run {}", to_string(algo), to_string(op)));
   if (group.empty()) throw PlatformError("collective over an empty group");
   if (bytes.count() < 0) throw PlatformError("collective of a negative size");
   std::vector<GpuId> members(group.begin(), group.end());
@@ -290,8 +329,30 @@ ActivityId SimPlatform::collective(CollectiveOp op, std::span<const GpuId> group
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
     throw PlatformError("collective group names a GPU twice");
   const ActivityId id = next_activity_id_++;
-  auto c = std::make_unique<RingCollective>(*this, op, std::move(members), bytes, listener, tag, id);
-  RingCollective* raw = c.get();
+  const int box_gpus = static_cast<int>(spec_.gpus.size());
+  std::unique_ptr<FlowCollective> c;
+  switch (algo) {
+    case CollectiveAlgo::ring:
+      if (op == CollectiveOp::broadcast || op == CollectiveOp::reduce) {
+        std::vector<int> parent = TreeCollective::chain(members.size());
+        c = std::make_unique<TreeCollective>(*this, op, std::move(members), bytes, std::move(parent), listener, tag, id);
+      } else {
+        c = std::make_unique<RingCollective>(*this, op, std::move(members), bytes, listener, tag, id);
+      }
+      break;
+    case CollectiveAlgo::tree: {
+      std::vector<int> parent = TreeCollective::nccl_tree(members, box_gpus);
+      c = std::make_unique<TreeCollective>(*this, op, std::move(members), bytes, std::move(parent), listener, tag, id);
+      break;
+    }
+    case CollectiveAlgo::p2p:
+      c = std::make_unique<PairwiseCollective>(*this, op, std::move(members), bytes, listener, tag, id);
+      break;
+    case CollectiveAlgo::hierarchical:
+      c = std::make_unique<HierarchicalCollective>(*this, op, std::move(members), bytes, box_gpus, listener, tag, id);
+      break;
+  }
+  FlowCollective* raw = c.get();
   collectives_.push_back(std::move(c));
   if (log_) {
     auto r = new_record(ActivityKind::collective, label.empty() ? std::string_view(to_string(op)) : label,
@@ -305,19 +366,28 @@ ActivityId SimPlatform::collective(CollectiveOp op, std::span<const GpuId> group
   return id;
 }
 
-void SimPlatform::finish_collective(RingCollective* c) {
-  ++finished_by_kind_[static_cast<int>(ActivityKind::collective)];
-  ++finished_;
-  last_finish_ = std::max(last_finish_, now());
-  if (log_) {
-    auto it = collective_records_.find(c->id());
-    it->second->end = now();
-    log_->records.push_back(std::move(*it->second));
-    collective_records_.erase(it);
+void SimPlatform::start_child(std::unique_ptr<FlowCollective> c) {
+  FlowCollective* raw = c.get();
+  collectives_.push_back(std::move(c));
+  raw->start();
+}
+
+void SimPlatform::finish_collective(FlowCollective* c) {
+  if (!c->child()) {
+    ++finished_by_kind_[static_cast<int>(ActivityKind::collective)];
+    ++finished_;
+    last_finish_ = std::max(last_finish_, now());
+    if (log_) {
+      auto it = collective_records_.find(c->id());
+      it->second->end = now();
+      log_->records.push_back(std::move(*it->second));
+      collective_records_.erase(it);
+    }
   }
   CompletionListener& listener = c->listener();
   const uint64_t tag = c->tag();
-  auto it = std::find_if(collectives_.begin(), collectives_.end(), [&](auto& p) { return p.get() == c; });
+  // Schedules finish in roughly the order they began: search from the back.
+  auto it = std::find_if(collectives_.rbegin(), collectives_.rend(), [&](auto& p) { return p.get() == c; });
   std::swap(*it, collectives_.back());
   collectives_.pop_back();  // destroys c
   listener.on_complete(tag);
@@ -359,7 +429,7 @@ void SimPlatform::begin(uint32_t slot) {
   Activity& a = activities_[slot];
   if (a.record) a.record->start = now();
   if (a.route != UINT32_MAX) {
-    for (uint32_t d : routes_[a.route].directions) {
+    for (uint32_t d : directions_of(a)) {
       LinkUsage& u = link_usage_[d];
       if (u.active++ == 0) u.busy_since = now();
     }
@@ -376,7 +446,7 @@ void SimPlatform::complete(uint32_t slot) {
   Activity& a = activities_[slot];
   if (a.ephemeral_class) solver_.release_class(a.cls);
   if (a.route != UINT32_MAX) {
-    for (uint32_t d : routes_[a.route].directions) {
+    for (uint32_t d : directions_of(a)) {
       LinkUsage& u = link_usage_[d];
       u.bytes += a.amount;
       ++u.transfers;
@@ -458,10 +528,10 @@ Platform::AllocationId SimPlatform::allocate(GpuId gpu, Bytes bytes) {
   check_gpu(gpu);
   if (bytes.count() < 0) throw PlatformError("allocation of a negative size");
   GpuState& g = gpus_[gpu];
-  const int64_t cap = spec_.gpus[gpu].memory_bytes;
+  const int64_t cap = cluster_gpu(spec_, gpu).memory_bytes;
   if (g.memory_used + bytes.count() > cap)
     throw OutOfMemoryError(fmt::format("GPU {} ({}): cannot allocate {}: {} capacity, {} in use", gpu,
-                                       spec_.gpus[gpu].model, gib(bytes.count()), gib(cap), gib(g.memory_used)));
+                                       cluster_gpu(spec_, gpu).model, gib(bytes.count()), gib(cap), gib(g.memory_used)));
   g.memory_used += bytes.count();
   const AllocationId id = next_allocation_++;
   allocations_.emplace(id, std::make_pair(gpu, bytes.count()));
@@ -484,7 +554,7 @@ Bytes SimPlatform::memory_used(GpuId gpu) const {
 
 PartitionId SimPlatform::create_partition(GpuId gpu, const PartitionSpec& spec) {
   check_gpu(gpu);
-  const GpuSpec& g = spec_.gpus[gpu];
+  const GpuSpec& g = cluster_gpu(spec_, gpu);
   GpuState& st = gpus_[gpu];
   if (spec.sms <= 0 || st.reserved_sms + spec.sms > g.sms)
     throw PlatformError(fmt::format("GPU {}: cannot reserve {} SMs for a partition ({} of {} already reserved)",
@@ -504,7 +574,7 @@ void SimPlatform::resize_partition(PartitionId partition, const PartitionSpec& s
   if (partition < 0 || partition >= static_cast<PartitionId>(partitions_.size()))
     throw PlatformError(fmt::format("partition {} does not exist", partition));
   Partition& p = partitions_[partition];
-  const GpuSpec& g = spec_.gpus[p.gpu];
+  const GpuSpec& g = cluster_gpu(spec_, p.gpu);
   GpuState& st = gpus_[p.gpu];
   const int others = st.reserved_sms - p.spec.sms;
   if (spec.sms <= 0 || others + spec.sms > g.sms)

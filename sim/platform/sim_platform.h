@@ -13,7 +13,7 @@
 //    Max-min over λ slows co-running kernels equally where they contend and not where they
 //    complement each other (compute-bound next to memory-bound).
 //    A kernel described by time (solo_s) is a compute kernel of solo_s x peak_flops FLOPs.
-//  * collective: ring algorithm built of copies, step by step (see ring_collective.h).
+//  * collective: NCCL's algorithms built of copies, step by step (see flow_collective.h).
 //  * path: the Topology's route, its link directions named by capacity group, plus the copy
 //    engines of the GPU ends when the spec bounds them (ids after the groups: out-engines of GPU g
 //    at groups + g, in-engines at groups + gpus + g), exactly the constraints a copy is put on.
@@ -36,7 +36,7 @@
 
 namespace parallax {
 
-class RingCollective;
+class FlowCollective;
 
 class SimPlatform final : public Platform, private EventHandler {
  public:
@@ -50,8 +50,8 @@ class SimPlatform final : public Platform, private EventHandler {
   Time now() const override { return engine_.now(); }
   void call_at(Time at, CompletionListener& listener, uint64_t tag) override;
 
-  int gpu_count() const override { return static_cast<int>(spec_.gpus.size()); }
-  int host_count() const override { return static_cast<int>(spec_.hosts.size()); }
+  int gpu_count() const override { return cluster_gpu_count(spec_); }
+  int host_count() const override { return cluster_host_count(spec_); }
   const GpuSpec& gpu(GpuId id) const override;
   const GpuPartitioning& partitioning(GpuId id) const override;
   Path path(Endpoint src, Endpoint dst) override;
@@ -94,10 +94,12 @@ class SimPlatform final : public Platform, private EventHandler {
   uint64_t activities_finished() const { return finished_; }
   Time last_finish() const { return last_finish_; }
 
-  // Used by RingCollective: a copy whose record names a parent collective.
+  // Used by the collective schedules (flow_collective.h): a copy whose record names a parent
+  // collective; a phase run as a child; the end of a schedule (destroys it).
   ActivityId copy_step(int src_gpu, int dst_gpu, double bytes, CompletionListener& listener,
-                       uint64_t tag, ActivityId parent);
-  void finish_collective(RingCollective* c);
+                       uint64_t tag, ActivityId parent, std::string_view label);
+  void start_child(std::unique_ptr<FlowCollective> c);
+  void finish_collective(FlowCollective* c);
 
  private:
   struct Activity {
@@ -107,7 +109,8 @@ class SimPlatform final : public Platform, private EventHandler {
     ActivityId id = 0;
     FlowClassId cls = 0;
     bool ephemeral_class = false;  // released when the activity ends (kernels)
-    uint32_t route = UINT32_MAX;   // copies: index into routes_
+    uint32_t route = UINT32_MAX;   // copies: index into routes_, or kOwnRoute
+    std::vector<uint32_t> own_directions;  // kOwnRoute: the copy's route (between cluster nodes)
     double amount = 0;
     std::unique_ptr<ActivityRecord> record;  // only when logging
   };
@@ -154,7 +157,11 @@ class SimPlatform final : public Platform, private EventHandler {
   void request_solve();
   void reschedule_completion();
   static uint64_t route_key(int src_node, int dst_node);
+  static constexpr uint32_t kOwnRoute = UINT32_MAX - 1;
   uint32_t cached_route(int src_node, int dst_node);  // index into routes_
+  double copy_bound(int src_node, int dst_node) const;
+  FlowClassId fabric_class(int src_node, int dst_node, Activity& a, Time& latency);
+  const std::vector<uint32_t>& directions_of(const Activity& a) const;
   int endpoint_node(Endpoint e) const;
   void check_gpu(GpuId gpu) const;
   std::unique_ptr<ActivityRecord> new_record(ActivityKind kind, std::string_view label,
@@ -179,8 +186,9 @@ class SimPlatform final : public Platform, private EventHandler {
   std::unordered_map<int64_t, uint32_t> lane_index_;  // latency ps -> lane
   std::vector<uint32_t> free_timers_;
   std::unordered_map<AllocationId, std::pair<GpuId, int64_t>> allocations_;
-  std::vector<std::unique_ptr<RingCollective>> collectives_;
+  std::vector<std::unique_ptr<FlowCollective>> collectives_;
   std::vector<uint64_t> completed_scratch_;
+  std::vector<FlowElement> fabric_elements_;  // fabric_class() scratch
   std::unordered_map<ActivityId, std::unique_ptr<ActivityRecord>> collective_records_;
   ActivityId next_activity_id_ = 1;
   AllocationId next_allocation_ = 1;

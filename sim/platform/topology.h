@@ -7,6 +7,14 @@
 // in that order, so NVLink is preferred where an equally fast PCIe path exists. GPUs are endpoints
 // only: no route passes *through* a GPU (NVLink bridges do not forward). Hosts and switches do
 // forward (two PCIe switches joined through the host's root complex).
+//
+// Clusters (spec.fabric.nodes > 1): every node is a copy of the box, plus NICs, leaves and one
+// aggregate spine (hardware_spec.h FabricSpec). Nothing is tabled per pair of the cluster: a route
+// inside a box is computed once per box-local pair (Dijkstra over box 0, which never leaves the
+// box) and shifted to the box it is asked for, since every box's nodes and link directions are laid
+// out alike; a route between nodes is the source's box route to its NIC's PCIe switch, the NIC, the
+// leaf, the spine when the leaves differ, and the mirror image on the other side, all by index
+// arithmetic. Node order: all GPUs (node-major), all hosts, all box switches, NICs, leaves, spine.
 #pragma once
 
 #include <cstdint>
@@ -48,20 +56,46 @@ class Topology {
   const std::vector<LinkDirection>& directions() const { return directions_; }
   int capacity_group_count() const { return capacity_groups_; }
 
-  // The route between two distinct nodes (cached). Throws PlatformError if there is none.
-  const Route& route(int src, int dst);
+  // The route between two distinct nodes. Box-local routes are cached; routes between nodes are
+  // composed from them on each call. Throws PlatformError if there is none.
+  Route route(int src, int dst);
+
+  // Cluster shape: box b of node_box(n), or -1 for a NIC, leaf or spine.
+  int nodes() const { return nodes_; }
+  int node_box(int node) const;
+  bool same_box(int a, int b) const { const int x = node_box(a); return x >= 0 && x == node_box(b); }
 
  private:
-  Route compute_route(int src, int dst) const;
+  struct BoxShape {  // one box's counts; box n's items follow box n-1's in each block
+    int gpus = 0, hosts = 0, switches = 0, directions = 0, groups = 0;
+  };
+  std::unordered_map<std::string, int> box0_nodes(const HardwareSpec& spec) const;
+  void add_box_links(const HardwareSpec& spec);
+  void add_fabric(const HardwareSpec& spec);
+  void check_box_connected(const HardwareSpec& spec) const;
+  int to_box0(int node) const;          // box-local node in box 0's numbering
+  int from_box0(int node0, int box) const;
+  Route box_route(int src0, int dst0);  // cached, box 0 numbering
+  Route fabric_route(int src, int dst);
+  Route compute_route(int src, int dst, bool box_only) const;
+  int add_direction(int from, int to, LinkKind kind, double bandwidth_Bps, Time latency, int group);
 
   int gpu_count_ = 0;
+  int nodes_ = 1;
+  BoxShape box_;
+  int nic_base_ = 0, leaf_base_ = 0, spine_ = -1;  // node indices (fabric only)
+  int nics_per_box_ = 0;
+  int nodes_per_leaf_ = 1;
+  bool rail_ = true;
+  uint32_t nic_dir_base_ = 0, spine_dir_base_ = 0;  // direction indices (fabric only)
+  std::vector<int> nic_attach0_;  // per NIC: its attach node in box 0's numbering
   std::vector<std::string> names_;
   std::vector<NodeKind> kinds_;
   std::unordered_map<std::string, int> index_;
   std::vector<LinkDirection> directions_;
   std::vector<std::vector<uint32_t>> out_;  // node -> outgoing direction ids
   int capacity_groups_ = 0;
-  std::unordered_map<uint64_t, Route> routes_;
+  std::unordered_map<uint64_t, Route> routes_;  // box-local pairs, box 0 numbering
 };
 
 const char* to_string(LinkKind k);

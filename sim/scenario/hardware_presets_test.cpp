@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "sim/scenario/scenario_loader.h"
 #include "tests/support/link_count.h"
 
@@ -46,6 +48,26 @@ TEST(HardwarePresets, DgxH100) {
   EXPECT_DOUBLE_EQ(GBps, 64);
   EXPECT_EQ(count_links(s, "pcie_sw1", "host0"), 1);
   EXPECT_EQ(s.switches.size(), 5u);
+}
+
+// The cluster figures: one NIC per GPU behind that GPU's PCIe switch, rail-optimized, with sources;
+// one box unless a scenario sets nodes.
+TEST(HardwarePresets, DgxClustersHaveTheirFabric) {
+  for (const auto& [name, GBps, per_leaf] : {std::tuple{"dgx-h100", 50e9, 32}, std::tuple{"dgx-a100", 25e9, 20}}) {
+    const HardwareSpec s = load_hardware_preset(name);
+    EXPECT_EQ(s.fabric.nodes, 1) << name;
+    EXPECT_EQ(s.fabric.shape, FabricSpec::Shape::rail_optimized);
+    ASSERT_EQ(s.fabric.nics.size(), 8u) << name;
+    for (size_t k = 0; k < 8; ++k) {
+      EXPECT_EQ(s.fabric.nics[k].attach, "pcie_sw" + std::to_string(k / 2)) << name << " NIC " << k;
+      EXPECT_DOUBLE_EQ(s.fabric.nics[k].bandwidth_Bps, GBps);
+    }
+    EXPECT_EQ(s.fabric.nodes_per_leaf, per_leaf);
+    EXPECT_DOUBLE_EQ(s.fabric.oversubscription, 1.0);
+    EXPECT_GE(s.fabric.sources.size(), 4u);
+    for (const std::string& src : s.fabric.sources)
+      EXPECT_TRUE(src.find("REFERENCE.md") != std::string::npos || src.find("[assumption") != std::string::npos) << src;
+  }
 }
 
 TEST(HardwarePresets, A6000PairsAndTwoSwitchesViaHost) {

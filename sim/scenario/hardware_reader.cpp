@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "sim/scenario/config_fields.h"
+#include "sim/scenario/fabric_reader.h"
 #include "sim/scenario/link_figures.h"
 #include "sim/scenario/node_directory.h"
 #include "sim/scenario/topology_shapes.h"
@@ -128,7 +129,8 @@ void check_connected(const ConfigNode& node, const std::string& path, const Hard
 
 HardwareSpec read_hardware(const ConfigNode& hardware, const std::string& path) {
   const MapFields f(hardware, path,
-                    {"name", "description", "sources", "gpu", "gpus", "hosts", "host", "topology", "switches", "links"});
+                    {"name", "description", "sources", "gpu", "gpus", "hosts", "host", "topology", "switches", "links",
+                     "fabric", "nodes"});
   HardwareSpec spec;
   if (const ConfigNode* n = f.optional("name")) spec.name = read_string(*n, f.path_of("name"));
   if (const ConfigNode* n = f.optional("description")) spec.description = read_string(*n, f.path_of("description"));
@@ -147,6 +149,8 @@ HardwareSpec read_hardware(const ConfigNode& hardware, const std::string& path) 
   if (const ConfigNode* n = f.optional("switches")) read_switches(*n, f.path_of("switches"), spec);
   if (const ConfigNode* n = f.optional("links")) read_links(*n, f.path_of("links"), spec);
   check_connected(hardware, path, spec);
+  if (const ConfigNode* n = f.optional("fabric")) spec.fabric = read_fabric(*n, f.path_of("fabric"), spec);
+  if (const ConfigNode* n = f.optional("nodes")) spec.fabric.nodes = read_cluster_nodes(*n, f.path_of("nodes"), spec);
   return spec;
 }
 

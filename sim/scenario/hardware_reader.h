@@ -1,7 +1,8 @@
 // File: sim/scenario/hardware_reader.h
 // Validates a hardware mapping (a preset, possibly merged with a scenario's overrides) and turns
 // it into a HardwareSpec: GPUs, hosts, the topology shape's switches and links, then the explicit
-// switches and links. Checks that every link endpoint exists and that no GPU or host is cut off.
+// switches and links, then the fabric and node count (fabric_reader.h). Checks that every link
+// endpoint exists and that no GPU or host is cut off.
 #pragma once
 
 #include <string>

@@ -32,8 +32,9 @@ NodeDirectory::NodeDirectory(int gpus, int hosts, const std::vector<NodeSpec>& s
   for (const NodeSpec& s : switches) names_.push_back(s.name);
 }
 
+// A cluster's GPUs and hosts are numbered across its nodes (hardware_spec.h FabricSpec).
 NodeDirectory::NodeDirectory(const HardwareSpec& spec)
-    : NodeDirectory(static_cast<int>(spec.gpus.size()), static_cast<int>(spec.hosts.size()), spec.switches) {}
+    : NodeDirectory(cluster_gpu_count(spec), cluster_host_count(spec), spec.switches) {}
 
 std::optional<std::string> NodeDirectory::resolve(std::string_view written) const {
   if (const auto g = numbered_name(written, "gpu")) {

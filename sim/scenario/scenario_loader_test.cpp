@@ -104,7 +104,8 @@ TEST(ScenarioLoader, OutOfRange) {
   EXPECT_EQ(error_of(head + "  collectives: [{op: all_reduce, group: [0, 8], bytes: 1}]\n"),
             "ring.yaml:5:45: 'workload.collectives.0.group.1' must be at most 7, got 8");
   EXPECT_EQ(error_of(head + "  collectives: [{op: allreduce, bytes: 1}]\n"),
-            "ring.yaml:5:22: 'workload.collectives.0.op' must be one of all_reduce, all_gather, reduce_scatter; got "
+            "ring.yaml:5:22: 'workload.collectives.0.op' must be one of all_reduce, all_gather, reduce_scatter, "
+            "all_to_all, broadcast, reduce, send_recv; got "
             "'allreduce' (did you mean 'all_reduce'?)");
 }
 

@@ -29,10 +29,14 @@ Endpoint parse_endpoint(std::string_view name) {
 }
 
 CollectiveOp parse_collective_op(std::string_view op) {
-  if (op == "all_reduce") return CollectiveOp::all_reduce;
-  if (op == "all_gather") return CollectiveOp::all_gather;
-  if (op == "reduce_scatter") return CollectiveOp::reduce_scatter;
-  throw PlatformError(fmt::format("unknown collective '{}' (all_reduce, all_gather, reduce_scatter)", op));
+  if (const auto o = collective_op_named(op)) return *o;
+  throw PlatformError(fmt::format(
+      "unknown collective '{}' (all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, reduce, send_recv)", op));
+}
+
+CollectiveAlgo parse_collective_algo(std::string_view algo) {
+  if (const auto a = collective_algo_named(algo)) return *a;
+  throw PlatformError(fmt::format("unknown collective algorithm '{}' (ring, tree, p2p, hierarchical)", algo));
 }
 
 TransferReplay::TransferReplay(Platform& platform, const TransferWorkloadSpec& spec, TransferCsvStream& csv)
@@ -51,6 +55,7 @@ TransferReplay::TransferReplay(Platform& platform, const TransferWorkloadSpec& s
       std::iota(g.begin(), g.end(), 0);
     }
     parse_collective_op(c.op);
+    parse_collective_algo(c.algo);
     groups_.push_back(std::move(g));
     order_.push_back({c.start, i, true});
   }
@@ -106,7 +111,7 @@ void TransferReplay::issue_due() {
     out.gpus = static_cast<int>(groups_[item->index].size());
     out.bytes = c.bytes;
     out.start = now;
-    platform_.collective(out.op, groups_[item->index], Bytes(c.bytes), CollectiveAlgo::ring, *this,
+    platform_.collective(out.op, groups_[item->index], Bytes(c.bytes), parse_collective_algo(c.algo), *this,
                          (uint64_t{item->index} << 1) | 1, out.name);
   }
 }

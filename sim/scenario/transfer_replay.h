@@ -40,6 +40,7 @@ struct CollectiveOutcome {
 // Parses "gpu3", "host0", or "host" (host 0). Throws PlatformError for anything else.
 Endpoint parse_endpoint(std::string_view node_name);
 CollectiveOp parse_collective_op(std::string_view op);
+CollectiveAlgo parse_collective_algo(std::string_view algo);
 
 class TransferReplay final : public CompletionListener {
  public:

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/platform/platform.h"
 #include "sim/platform/topology.h"
 #include "sim/scenario/config_fields.h"
 #include "sim/scenario/input_limits.h"
@@ -19,8 +20,28 @@ namespace parallax {
 
 namespace {
 
-// Collective algorithms the loader accepts; models/ adds more and lists them here.
-constexpr std::array<std::string_view, 1> kAlgos{"ring"};
+// Copies a collective issues on SimPlatform (sim/platform/flow_collective.h), for the limit.
+uint64_t collective_copies(CollectiveOp op, CollectiveAlgo algo, uint64_t ranks, int64_t bytes) {
+  const uint64_t chunks = static_cast<uint64_t>(std::clamp<int64_t>((bytes + (512 << 10) - 1) / (512 << 10), 1, 64));
+  switch (op) {
+    case CollectiveOp::all_reduce: return algo == CollectiveAlgo::tree ? 2 * chunks * (ranks - 1) : 2 * ranks * (ranks - 1);
+    case CollectiveOp::broadcast:
+    case CollectiveOp::reduce: return chunks * (ranks - 1);
+    case CollectiveOp::send_recv: return ranks;
+    default: return ranks * (ranks - 1);
+  }
+}
+
+// Steps one after another (for the span bound): each may put the whole size on one link.
+double collective_steps(CollectiveOp op, CollectiveAlgo algo, double n) {
+  switch (op) {
+    case CollectiveOp::all_reduce: return algo == CollectiveAlgo::tree ? 2 * (n - 1) + 64 : 2 * (n - 1);
+    case CollectiveOp::broadcast:
+    case CollectiveOp::reduce: return n - 1 + 64;
+    case CollectiveOp::send_recv: return 1;
+    default: return n - 1;
+  }
+}
 
 Time read_start(const MapFields& f) {
   const ConfigNode* n = f.optional("start_s");
@@ -75,7 +96,9 @@ std::vector<int> read_group(const ConfigNode& node, const std::string& path, int
 CollectiveSpec read_collective(const ConfigNode& node, const std::string& path, int gpus) {
   const MapFields f(node, path, {"op", "group", "bytes", "start_s", "algo", "name"});
   CollectiveSpec c;
-  c.op = read_choice(f.required("op"), f.path_of("op"), {"all_reduce", "all_gather", "reduce_scatter"});
+  c.op = read_choice(f.required("op"), f.path_of("op"),
+                     {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "reduce", "send_recv"});
+  const CollectiveOp op = *collective_op_named(c.op);
   const ConfigNode* group = f.optional("group");
   if (group != nullptr) {
     c.group = read_group(*group, f.path_of("group"), gpus);
@@ -83,16 +106,24 @@ CollectiveSpec read_collective(const ConfigNode& node, const std::string& path, 
     for (int g = 0; g < gpus; ++g) c.group.push_back(g);
     if (gpus < 2) fail_at(node, f.path_of("group"), fmt::format("'{}' needs at least 2 GPUs; the machine has 1", path));
   }
+  c.bytes = read_byte_count(f.required("bytes"), f.path_of("bytes"));
+  c.algo = to_string(default_algo(op));
+  if (const ConfigNode* algo = f.optional("algo")) {
+    c.algo = read_choice(*algo, f.path_of("algo"), {"ring", "tree", "p2p", "hierarchical"});
+    if (!runs(*collective_algo_named(c.algo), op))
+      fail_at(*algo, f.path_of("algo"),
+              fmt::format("'{}': the {} algorithm does not run {} (ring: all but all_to_all and send_recv; tree: "
+                          "all_reduce, broadcast, reduce; p2p: all_to_all, send_recv; hierarchical: all_reduce, "
+                          "all_gather, reduce_scatter)", f.path_of("algo"), c.algo, c.op));
+  }
   const auto ranks = static_cast<uint64_t>(c.group.size());
-  const uint64_t transfers = ranks * (c.op == "all_reduce" ? 2 * (ranks - 1) : ranks - 1);
+  const uint64_t transfers = collective_copies(op, *collective_algo_named(c.algo), ranks, c.bytes);
   if (transfers > kMaxRingHopTransfers)
     fail_at(group != nullptr ? *group : node, f.path_of("group"),
-            fmt::format("a ring {} over {} GPUs takes {} hop transfers, over the limit of {} per collective "
+            fmt::format("a {} {} over {} GPUs takes {} hop transfers, over the limit of {} per collective "
                         "(an all_reduce ring of at most 8,192 GPUs; use smaller groups)",
-                        c.op, ranks, transfers, kMaxRingHopTransfers));
-  c.bytes = read_byte_count(f.required("bytes"), f.path_of("bytes"));
+                        c.algo, c.op, ranks, transfers, kMaxRingHopTransfers));
   c.start = read_start(f);
-  if (const ConfigNode* algo = f.optional("algo")) c.algo = read_choice(*algo, f.path_of("algo"), {kAlgos[0]});
   c.name = read_name(f);
   return c;
 }
@@ -122,7 +153,15 @@ void check_transfer_span(const HardwareSpec& hw, Time max_start, const std::vect
   }
   for (const GpuSpec& g : hw.gpus)
     if (g.copy_engine_Bps > 0) min_Bps = std::min(min_Bps, g.copy_engine_Bps);
-  const double nodes = static_cast<double>(hw.gpus.size() + hw.hosts.size() + hw.switches.size());
+  double nodes = static_cast<double>(hw.gpus.size() + hw.hosts.size() + hw.switches.size());
+  if (hw.fabric.nodes > 1) {  // a route between nodes adds two NICs and up to three switches
+    for (const NicSpec& nic : hw.fabric.nics) {
+      min_Bps = std::min(min_Bps, nic.bandwidth_Bps / hw.fabric.oversubscription);
+      latency_max = std::max({latency_max, nic.latency_s, hw.fabric.switch_latency_s});
+    }
+    latency_sum = 2 * latency_sum + 2 * latency_max + 3 * hw.fabric.switch_latency_s;
+    nodes = 2 * nodes + 5;
+  }
   const double any_route_s = std::min(latency_sum, std::max(0.0, nodes - 1) * latency_max);
   std::vector<double> chain(parts.size());
   double bytes_s = 0;
@@ -202,14 +241,13 @@ void read_transfer_workload(const ConfigNode& workload, const std::string& path,
   }
   if (const ConfigNode* list = f.optional("collectives")) {
     const ConfigNode& items = expect_list(*list, f.path_of("collectives"));
-    const int gpus = static_cast<int>(scenario.hardware.gpus.size());
+    const int gpus = cluster_gpu_count(scenario.hardware);
     for (size_t i = 0; i < items.items.size(); ++i) {
       const std::string item_path = join_path(f.path_of("collectives"), i);
       out.collectives.push_back(read_collective(items.items[i], item_path, gpus));
       const CollectiveSpec& c = out.collectives.back();
-      // A ring's steps: 2(n-1) for all_reduce, n-1 otherwise; each may put the whole size on one link.
       const double n = static_cast<double>(c.group.size());
-      const double steps = c.op == "all_reduce" ? 2 * (n - 1) : n - 1;
+      const double steps = collective_steps(*collective_op_named(c.op), *collective_algo_named(c.algo), n);
       std::vector<std::pair<std::string, std::string>> ring;
       for (size_t k = 0; k < c.group.size(); ++k)
         ring.emplace_back(gpu_node_name(c.group[k]), gpu_node_name(c.group[(k + 1) % c.group.size()]));

@@ -1,0 +1,14 @@
+// File: sim/platform/flow_collective.cpp
+#include "sim/platform/flow_collective.h"
+
+#include "sim/platform/sim_platform.h"
+
+namespace parallax {
+
+void FlowCollective::finish() { platform_.finish_collective(this); }
+
+ActivityId FlowCollective::issue(int src_gpu, int dst_gpu, double bytes, uint64_t tag) {
+  return platform_.copy_step(src_gpu, dst_gpu, bytes, *this, tag, id_, step_label());
+}
+
+}  // namespace parallax

@@ -15,7 +15,7 @@
 #include "sim/report/report_pages.h"
 #include "sim/report/run_comparison.h"
 #include "sim/scenario/input_error.h"
-#include "tools/version.h"
+#include "sim/experiment/version.h"
 
 namespace parallax {
 

@@ -12,7 +12,7 @@
 #include "sim/io/input_file.h"
 #include "sim/report/report_pages.h"
 #include "sim/scenario/input_error.h"
-#include "tools/version.h"
+#include "sim/experiment/version.h"
 
 namespace parallax {
 

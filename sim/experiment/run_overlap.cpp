@@ -1,0 +1,207 @@
+// File: sim/experiment/run_overlap.cpp
+// The overlap grid: analytic prediction, DES per strategy and degree, selection vs DES oracle.
+#include "sim/experiment/run_overlap.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "models/overlap_selector.h"
+#include "sim/policies/overlap/overlap_grid.h"
+#include "sim/policies/overlap/overlap_machine.h"
+#include "sim/policies/overlap/overlap_schedule.h"
+#include "sim/report/atomic_file.h"
+#include "sim/report/chrome_trace.h"
+#include "sim/report/json_output.h"
+#include "sim/report/run_timing.h"
+#include "sim/experiment/overlap_des.h"
+#include "sim/experiment/policy_summary.h"
+#include "sim/experiment/run_overlap_e2e.h"
+#include "sim/experiment/run_progress.h"
+#include "sim/experiment/run_report.h"
+#include "sim/experiment/version.h"
+
+namespace parallax {
+
+namespace {
+
+using models::OverlapStrategy;
+
+double simulate(const HardwareSpec& hw, const models::OverlapProblem& p, const OverlapGroup& g,
+                const models::OverlapParams& params, OverlapStrategy s, int64_t degree, ActivityLog* log = nullptr) {
+  return run_overlap_schedule_s(hw, g.order, overlap_schedule(p, g, params, s, degree), log);
+}
+
+// trace.json: the four strategies of one configuration (InterDecom at d*), one after another,
+// each a phase.
+void write_trace(const Scenario& sc, const OverlapGridPoint& pt, const models::OverlapParams& params,
+                 const std::filesystem::path& path) {
+  const OverlapGroup g = overlap_group(sc.hardware, pt.problem.tp);
+  const models::OverlapPrediction analytic = models::predict_overlap(pt.problem, g.machine, params);
+  ActivityLog log;
+  TraceAnnotations notes;
+  for (const models::StrategyEstimate& e : analytic.strategies) {
+    const size_t first = log.records.size();
+    const int64_t degree = e.degree > 0 ? e.degree : 1;
+    simulate(sc.hardware, pt.problem, g, params, e.strategy, degree, &log);
+    notes.phases.push_back(log_phase(e.strategy == OverlapStrategy::interdecom
+                                         ? fmt::format("strategy interdecom (d={})", degree)
+                                         : fmt::format("strategy {}", models::to_string(e.strategy)),
+                                     log, first));
+  }
+  note_trace_cut(write_chrome_trace_file(path, log, trace_options(sc), notes));
+}
+
+struct ConfigResult {
+  OverlapGridPoint point;
+  models::OverlapPrediction analytic;
+  std::array<double, 4> des_s{};       // kOverlapStrategies order; interdecom at the DES-best d
+  int64_t des_best_degree = 1;
+  double des_dstar_s = 0, des_default_s = 0;
+  int64_t default_degree = 1;
+  OverlapStrategy oracle = OverlapStrategy::sequential;
+  double selected_des_s = 0, regret = 0;
+};
+
+std::string fmt_s(double v) { return fmt::format("{:.9g}", v); }
+
+}  // namespace
+
+int run_overlap(const Scenario& sc, const RunOptions& options) {
+  if (sc.overlap.mode == "end_to_end") {
+    const int rc = run_overlap_end_to_end(sc, options);
+    if (rc == 0) write_run_report(sc, options);
+    return rc;
+  }
+  OverlapGridSpec grid;
+  grid.ops = sc.overlap.ops;
+  grid.tp = sc.overlap.tp;
+  grid.hidden = sc.overlap.hidden;
+  grid.tokens = sc.overlap.tokens;
+  grid.layers = sc.overlap.layers;
+  models::OverlapParams params;
+  params.max_degree = sc.overlap.max_degree;
+  params.default_degree = sc.overlap.default_degree;
+  const std::vector<OverlapGridPoint> points = expand_overlap_grid(grid);
+
+  std::vector<ConfigResult> results;
+  double analytic_wall_s = 0, des_wall_s = 0;
+  for (const OverlapGridPoint& pt : points) {
+    ConfigResult r;
+    r.point = pt;
+    const OverlapGroup g = overlap_group(sc.hardware, pt.problem.tp);
+    auto t0 = std::chrono::steady_clock::now();
+    r.analytic = models::predict_overlap(pt.problem, g.machine, params);
+    auto t1 = std::chrono::steady_clock::now();
+    analytic_wall_s += std::chrono::duration<double>(t1 - t0).count();
+    for (size_t i = 0; i < 3; ++i) r.des_s[i] = simulate(sc.hardware, pt.problem, g, params, models::kOverlapStrategies[i], 1);
+    double best_d_s = std::numeric_limits<double>::infinity();
+    r.default_degree = models::nearest_feasible_degree(pt.problem, params, params.default_degree);
+    for (int64_t d = 1; d <= params.max_degree; ++d) {
+      if (!models::degree_feasible(pt.problem, params, d)) continue;
+      const double t = simulate(sc.hardware, pt.problem, g, params, OverlapStrategy::interdecom, d);
+      if (t < best_d_s) {
+        best_d_s = t;
+        r.des_best_degree = d;
+      }
+      if (d == r.analytic.closed_form.d_star) r.des_dstar_s = t;
+      if (d == r.default_degree) r.des_default_s = t;
+    }
+    r.des_s[3] = best_d_s;
+    des_wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    size_t oracle = 0;
+    for (size_t i = 1; i < 4; ++i)
+      if (r.des_s[i] < r.des_s[oracle]) oracle = i;
+    r.oracle = models::kOverlapStrategies[oracle];
+    r.selected_des_s = r.analytic.best == OverlapStrategy::interdecom
+                           ? r.des_dstar_s
+                           : r.des_s[static_cast<size_t>(r.analytic.best)];
+    r.regret = r.selected_des_s / r.des_s[oracle] - 1.0;
+    results.push_back(std::move(r));
+    if (options.progress != nullptr)
+      options.progress->report(static_cast<double>(results.size()) / static_cast<double>(points.size()));
+  }
+
+  // summary.json (docs/overlap.md §Outputs).
+  // A strategy miss: the selector picked another strategy than the DES's best. A degree miss: it
+  // picked InterDecom, as the DES did, but its d* is not the DES-best degree (docs/overlap.md).
+  size_t correct = 0, strategy_misses = 0, degree_misses = 0;
+  double strategy_regret_max = 0, degree_regret_max = 0;
+  double regret_max = 0, dr_min = std::numeric_limits<double>::infinity(), dr_max = 0, dstar_max = 0;
+  for (const ConfigResult& r : results) {
+    if (r.analytic.best == r.oracle || r.regret <= 1e-9) ++correct;
+    regret_max = std::max(regret_max, r.regret);
+    if (r.regret > 1e-9) {
+      const bool same_strategy = r.analytic.best == r.oracle;
+      ++(same_strategy ? degree_misses : strategy_misses);
+      double& worst = same_strategy ? degree_regret_max : strategy_regret_max;
+      worst = std::max(worst, r.regret);
+    }
+    const double dr = r.des_s[1] / r.des_s[2];
+    dr_min = std::min(dr_min, dr);
+    dr_max = std::max(dr_max, dr);
+    dstar_max = std::max(dstar_max, r.des_default_s / r.des_dstar_s);
+  }
+  nlohmann::ordered_json summary;
+  summary["scenario"] = sc.name;
+  summary["hardware"] = sc.hardware.name;
+  summary["parallax_version"] = kParallaxVersion;
+  summary["git_commit"] = kParallaxGitCommit;
+  summary["configs"] = results.size();
+  summary["selection_accuracy"] = results.empty() ? 0.0 : static_cast<double>(correct) / static_cast<double>(results.size());
+  summary["selection_regret_max"] = regret_max;
+  summary["strategy_misses"] = strategy_misses;
+  summary["strategy_regret_max"] = strategy_regret_max;
+  summary["degree_misses"] = degree_misses;
+  summary["degree_regret_max"] = degree_regret_max;
+  summary["double_ring_speedup_min"] = results.empty() ? 0.0 : dr_min;
+  summary["double_ring_speedup_max"] = dr_max;
+  summary["interdecom_dstar_speedup_max"] = dstar_max;
+  summary["interdecom_default_degree"] = params.default_degree;
+  nlohmann::ordered_json timing = timing_json(analytic_wall_s + des_wall_s);
+  timing["analytic_wall_s"] = analytic_wall_s;
+  timing["des_wall_s"] = des_wall_s;
+
+  if (!options.out_dir.empty()) {
+    const std::filesystem::path dir(options.out_dir);
+    std::filesystem::create_directories(dir);
+    AtomicFileWriter csv(dir / "results.csv");
+    std::ostream& o = csv.stream();
+    o << "hardware,op,tp,hidden,layer,m,n,k";
+    for (OverlapStrategy s : models::kOverlapStrategies)
+      o << ',' << models::to_string(s) << "_analytic_s," << models::to_string(s) << "_des_s";
+    o << ",d_star,d_star_continuous,d_best_analytic,d_best_des,interdecom_dstar_des_s,interdecom_default_des_s,"
+         "selected,des_oracle,selected_des_s,regret\n";
+    for (const ConfigResult& r : results) {
+      const models::OverlapProblem& p = r.point.problem;
+      o << sc.hardware.name << ',' << models::to_string(p.op) << ',' << p.tp << ',' << r.point.hidden << ','
+        << r.point.layer << ',' << p.m << ',' << p.n << ',' << p.k;
+      for (size_t i = 0; i < 4; ++i) o << ',' << fmt_s(r.analytic.strategies[i].time_s) << ',' << fmt_s(r.des_s[i]);
+      o << ',' << r.analytic.closed_form.d_star << ',' << fmt_s(r.analytic.closed_form.d_star_continuous) << ','
+        << r.analytic.brute_force_degree << ',' << r.des_best_degree << ',' << fmt_s(r.des_dstar_s) << ','
+        << fmt_s(r.des_default_s) << ',' << models::to_string(r.analytic.best) << ',' << models::to_string(r.oracle)
+        << ',' << fmt_s(r.selected_des_s) << ',' << fmt_s(r.regret) << '\n';
+    }
+    csv.commit();
+    std::filesystem::remove(dir / "trace.json");
+    if (sc.output.trace && static_cast<size_t>(sc.overlap.trace_config) < points.size())
+      write_trace(sc, points[static_cast<size_t>(sc.overlap.trace_config)], params, dir / "trace.json");
+    write_timing_json(dir, timing);
+    write_json_atomically(dir / "summary.json", summary);
+    write_run_report(sc, options);
+  }
+  if (!options.quiet) {
+    if (options.progress != nullptr) options.progress->finish();
+    std::fputs(format_json(summary).c_str(), stdout);
+    if (!options.out_dir.empty()) std::printf("\noutputs: %s\n", options.out_dir.c_str());
+  }
+  return 0;
+}
+
+}  // namespace parallax

@@ -5,9 +5,7 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -15,7 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/engine/sim_time.h"
-#include "sim/io/input_file.h"
+#include "sim/experiment/experiment.h"
+#include "sim/experiment/output_folder.h"
 #include "sim/platform/platform.h"
 #include "sim/report/run_timing.h"
 #include "sim/scenario/scenario_loader.h"
@@ -28,7 +27,6 @@
 #include "sim/sweep/sweep_shard.h"
 #include "sim/sweep/sweep_spec.h"
 #include "tools/report_command.h"
-#include "tools/run_command.h"
 
 namespace parallax {
 
@@ -117,32 +115,31 @@ void validate_points(const SweepSpec& spec, const SweepSpace& space, TodoPoints 
   }
 }
 
-nlohmann::ordered_json read_json_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw std::runtime_error(fmt::format("{} was not written", path.string()));
-  return nlohmann::ordered_json::parse(read_input_file(path.string()));
-}
-
 std::optional<double> number_at(const nlohmann::ordered_json& j, const char* key) {
   if (!j.contains(key) || !j.at(key).is_number()) return std::nullopt;
   return j.at(key).get<double>();
 }
 
-// One point: `parallax run BASE --set ... --out DIR --quiet`, then its manifest entry. The rates
-// come from the point's timing.json where the run reports them (docs/sweeps.md, "Manifest").
+// One point: the base scenario with its overrides, run through the registry and written to its
+// folder as `parallax run --out DIR` writes it; its manifest entry comes from the Result in
+// memory. The rates come from its timing figures where the run reports them (docs/sweeps.md,
+// "Manifest").
 ManifestEntry run_point(const SweepSpec& spec, const SweepSpace& plan, const SweepPoint& p,
                         const std::filesystem::path& dir) {
-  // The seed as the scenario resolves it (override or base), for the manifest.
-  const uint64_t seed = load_scenario_file(spec.base_path, p.overrides).seed;
   RunOptions run;
   run.scenario_path = spec.base_path;
   run.out_dir = dir.string();
   run.overrides = p.overrides;
   run.quiet = true;
   const WallClock clock;
-  int rc = 0;
+  begin_run_folder(dir);
+  const Scenario sc = load_scenario_file(spec.base_path, p.overrides);
+  ExperimentContext context;
+  context.out_dir = run.out_dir;
+  Result result;
   try {
-    rc = run_command(run);
+    result = run_experiment(sc, context);
+    write_run_folder(dir, result, run_report_page(sc, run, result));
   } catch (const PlatformError& e) {  // the machine a point describes cannot be built: bad input
     throw InputError(SourceLocation{spec.source, 0, 0}, "", e.what());
   } catch (const TimeRangeError& e) {  // the point's figures take its run past the clock: bad input
@@ -150,22 +147,19 @@ ManifestEntry run_point(const SweepSpec& spec, const SweepSpace& plan, const Swe
                      fmt::format("point {}: {} (docs/reliability.md, Ranges)", p.index, e.what()));
   }
   const double wall_s = clock.elapsed_s();
-  if (rc != 0) throw std::runtime_error(fmt::format("point {}: the run exited with code {}", p.index, rc));
-  const nlohmann::ordered_json summary = read_json_file(dir / "summary.json");
-  const nlohmann::ordered_json timing = read_json_file(dir / kTimingFile);
 
   ManifestEntry e;
   e.point = p.index;
   e.hash = p.hash;
-  e.seed = seed;
+  e.seed = sc.seed;  // as the scenario resolves it (override or base)
   for (size_t a = 0; a < plan.axis_keys.size(); ++a) e.axes.emplace_back(plan.axis_keys[a], p.values[a]);
   e.wall_s = wall_s;
-  e.events_per_s = number_at(timing, "events_per_s");
-  if (const std::optional<double> r = number_at(timing, "sim_to_wall_ratio"))
+  e.events_per_s = number_at(result.timing, "events_per_s");
+  if (const std::optional<double> r = number_at(result.timing, "sim_to_wall_ratio"))
     e.sim_to_wall = *r;
-  else if (const std::optional<double> m = number_at(summary, "makespan_s"); m && wall_s > 0)
+  else if (const std::optional<double> m = number_at(result.summary, "makespan_s"); m && wall_s > 0)
     e.sim_to_wall = *m / wall_s;
-  e.summary = flatten_summary(summary);
+  e.summary = flatten_summary(result.summary);
   return e;
 }
 

@@ -3,12 +3,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 
-#include "sim/report/atomic_file.h"
 #include "sim/report/chrome_trace.h"
-#include "sim/report/json_output.h"
-#include "sim/report/run_timing.h"
 #include "sim/experiment/version.h"
 
 namespace parallax {
@@ -24,9 +20,9 @@ nlohmann::ordered_json policy_summary_header(const Scenario& sc, const std::stri
   return summary;
 }
 
-bool traces_policy(const Scenario& sc, const RunOptions& options, const std::string& policy,
+bool traces_policy(const Scenario& sc, const ExperimentContext& context, const std::string& policy,
                    const std::string& trace_policy) {
-  return !options.out_dir.empty() && sc.output.trace && policy == trace_policy;
+  return context.outputs() && sc.output.trace && policy == trace_policy;
 }
 
 ChromeTraceOptions trace_options(const Scenario& sc) {
@@ -49,20 +45,18 @@ void note_trace_cut(const ChromeTraceStats& stats) {
                  stats.records_written, stats.records_total);
 }
 
-void write_policy_outputs(const Scenario& sc, const RunOptions& options, const nlohmann::ordered_json& summary,
-                          double wall_s,
-                          const ActivityLog* trace_log, const std::vector<ExtraOutputFile>& extra,
-                          const TraceAnnotations& annotations) {
-  if (options.out_dir.empty()) return;
-  const std::filesystem::path dir(options.out_dir);
-  std::filesystem::create_directories(dir);
-  if (sc.output.trace && trace_log != nullptr) {
-    note_trace_cut(write_chrome_trace_file(dir / "trace.json", *trace_log, trace_options(sc), annotations));
-  }
-  for (const ExtraOutputFile& f : extra) write_file_atomically(dir / f.name, f.contents);
-  write_timing_json(dir, timing_json(wall_s));
-  write_json_atomically(dir / "summary.json", summary);
-  if (!options.quiet) std::printf("\noutputs: %s\n", options.out_dir.c_str());
+ConsoleTable summary_console_table(const nlohmann::ordered_json& summary) {
+  ConsoleTable t{{"figure", "value"}, {}, {}};
+  for (const auto& [key, value] : summary.items())
+    if (!value.is_structured()) t.rows.push_back({key, value.is_string() ? value.get<std::string>() : value.dump()});
+  return t;
+}
+
+OutputFile trace_file(const Scenario& sc, std::shared_ptr<const ActivityLog> log, TraceAnnotations annotations) {
+  return {"trace.json", "",
+          [log = std::move(log), notes = std::move(annotations), options = trace_options(sc)](std::ostream& o) {
+            note_trace_cut(write_chrome_trace(o, *log, options, notes));
+          }};
 }
 
 }  // namespace parallax

@@ -1,12 +1,10 @@
 // File: sim/experiment/policy_summary.h
-// What the policy-comparison runs (`parallax run` for colocate, multiplex, cluster_packing) share:
-// the header of summary.json, which policy's run is traced, trace.json's options and phases, and
-// writing the output directory in
-// a fixed order (stale summary.json and report.html removed first, summary.json written last, so
-// its presence says the directory is complete).
+// What the experiments share: the header of the policy comparisons' summary.json (colocate,
+// multiplex, cluster_packing), which policy's run is traced, trace.json's options and phases.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,7 +14,7 @@
 #include "sim/report/chrome_trace.h"
 #include "sim/report/trace_annotations.h"
 #include "sim/scenario/scenario.h"
-#include "sim/experiment/run_options.h"
+#include "sim/experiment/experiment.h"
 
 namespace parallax {
 
@@ -25,7 +23,7 @@ nlohmann::ordered_json policy_summary_header(const Scenario& sc, const std::stri
 
 // Whether `policy` is the one whose activities go into trace.json: outputs are written, the
 // scenario asks for a trace, and the workload names this policy as its trace_policy.
-bool traces_policy(const Scenario& sc, const RunOptions& options, const std::string& policy,
+bool traces_policy(const Scenario& sc, const ExperimentContext& context, const std::string& policy,
                    const std::string& trace_policy);
 
 // trace.json's writer options from the scenario: output.trace_limit activities (0 = no limit).
@@ -39,20 +37,12 @@ TracePhase log_phase(std::string name, const ActivityLog& log, size_t first = 0,
 // "note: trace.json holds the first N of M activities (output.trace_limit)" on stderr when cut.
 void note_trace_cut(const ChromeTraceStats& stats);
 
-// A file other than summary.json and trace.json (e.g. shares.csv), written atomically.
-struct ExtraOutputFile {
-  std::string name;
-  std::string contents;
-};
+// The console table of a kind whose summary is a flat list of figures (overlap): one row per
+// scalar key of `summary`, in its order, the value as summary.json writes it.
+ConsoleTable summary_console_table(const nlohmann::ordered_json& summary);
 
-// Does nothing without --out. Otherwise: create the directory, remove summary.json and
-// report.html, write trace.json from `trace_log` and `annotations` (counters, requests) when the
-// scenario asks for a trace (a run without kernels passes nullptr), then every extra file, then
-// timing.json ({"wall_s": wall_s}, the run's wall-clock seconds; sim/report/run_timing.h), then
-// summary.json; prints "outputs: DIR" unless quiet.
-void write_policy_outputs(const Scenario& sc, const RunOptions& options, const nlohmann::ordered_json& summary,
-                          double wall_s,
-                          const ActivityLog* trace_log, const std::vector<ExtraOutputFile>& extra = {},
-                          const TraceAnnotations& annotations = {});
+// trace.json from `log` and `annotations`, streamed when the folder is written (it may be large);
+// the note on a cut trace goes to stderr then.
+OutputFile trace_file(const Scenario& sc, std::shared_ptr<const ActivityLog> log, TraceAnnotations annotations = {});
 
 }  // namespace parallax

@@ -9,15 +9,12 @@
 
 namespace parallax {
 
-class RunProgress;
-
 struct RunOptions {
   std::string scenario_path;           // empty: the embedded quickstart
   std::string out_dir;                 // empty: print only
   std::optional<uint64_t> seed;
   std::vector<std::string> overrides;  // --set dotted.path=value
   bool quiet = false;
-  RunProgress* progress = nullptr;  // set by run_command when stderr is a terminal (sim/experiment/run_progress.h)
 };
 
 }  // namespace parallax

@@ -10,7 +10,7 @@
 
 namespace parallax {
 
-ChromeTraceStats write_serverless_trace(const std::filesystem::path& path, std::span<const ServerlessNode* const> nodes,
+ChromeTraceStats write_serverless_trace(std::ostream& out, std::span<const ServerlessNode* const> nodes,
                                         const HardwareSpec& hardware, const std::string& policy,
                                         const ChromeTraceOptions& options) {
   ActivityLog log;
@@ -77,7 +77,7 @@ ChromeTraceStats write_serverless_trace(const std::filesystem::path& path, std::
   TracePhase phase{"policy " + policy, Time::zero(), Time::zero()};
   for (const ActivityRecord& r : log.records) phase.end = std::max(phase.end, r.end);
   notes.phases.push_back(std::move(phase));
-  return write_chrome_trace_file(path, log, options, notes);
+  return write_chrome_trace(out, log, options, notes);
 }
 
 }  // namespace parallax

@@ -9,7 +9,7 @@
 // well as those run on the platform. The link rates are each load's average (bytes / duration).
 #pragma once
 
-#include <filesystem>
+#include <ostream>
 #include <span>
 #include <string>
 
@@ -19,7 +19,7 @@
 
 namespace parallax {
 
-ChromeTraceStats write_serverless_trace(const std::filesystem::path& path, std::span<const ServerlessNode* const> nodes,
+ChromeTraceStats write_serverless_trace(std::ostream& out, std::span<const ServerlessNode* const> nodes,
                                         const HardwareSpec& hardware, const std::string& policy,
                                         const ChromeTraceOptions& options);
 

@@ -1,12 +1,14 @@
-// File: sim/experiment/run_colocate.cpp
-#include "sim/experiment/run_colocate.h"
+// File: sim/experiment/colocate_experiment.cpp
+// workload.kind == colocate: runs the LS service and the BE job on the scenario's first GPU once per
+// listed policy; summary.json has every policy under `policies.<name>` (docs/colocate.md), trace.json
+// and kernels.csv the kernels of `trace_policy`, each on its partition's track.
+#include "sim/experiment/experiment.h"
+#include "sim/report/report_pages.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <filesystem>
-#include <sstream>
+#include <memory>
 #include <unordered_map>
 
 #include "sim/engine/engine.h"
@@ -127,7 +129,7 @@ nlohmann::ordered_json to_json(const ColocationComparison& c) {
 
 }  // namespace
 
-int run_colocate(const Scenario& sc, const RunOptions& options) {
+Result run_colocate(const Scenario& sc, const ExperimentContext& ctx) {
   const WallClock clock;
   const ColocateWorkloadSpec& w = sc.colocate;
   const GpuSpec& gpu = sc.hardware.gpus.at(0);
@@ -155,7 +157,9 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
   o.mps_be_percentage = w.mps_be_percentage;
   o.sgdrc_eviction = w.sgdrc_eviction == "block" ? SgdrcEviction::block : SgdrcEviction::kernel;
 
-  nlohmann::ordered_json summary = policy_summary_header(sc, "colocate");
+  Result out;
+  nlohmann::ordered_json& summary = out.summary;
+  summary = policy_summary_header(sc, "colocate");
   summary["ls_model"] = w.ls_model;
   summary["ls_batch"] = w.ls_batch;
   summary["ls_arrivals_kind"] = w.ls_arrivals.kind;
@@ -171,29 +175,25 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
   summary["overall_throughput_unit"] = "samples per second (LS requests x LS batch + BE batches x BE batch)";
   summary["be_throughput_unit"] = "BE batches per second";
   nlohmann::ordered_json& policies = summary["policies"];
-  ActivityLog trace_log;
-  std::vector<ExtraOutputFile> extra;
+  const auto shared_log = std::make_shared<ActivityLog>();
+  ActivityLog& trace_log = *shared_log;
   std::vector<PolicyOutcome> outcomes;
   // timeline.csv and ls_latency.csv (sim/experiment/colocate_series.h): every policy, the same bins.
-  const bool series = !options.out_dir.empty();
+  const bool series = ctx.outputs();
   const double bin_s = time_bin_width_s(w.duration_s, kColocateTimelineBins);
   std::string timeline = kColocateTimelineHeader, latency = kLsLatencyHeader;
-  if (!options.quiet) {
-    const RunProgress::Pause under_the_line(options.progress);
-    std::printf("%-13s %9s %9s %9s %8s %10s %6s %6s\n", "policy", "LS p50 ms", "LS p99 ms", "SLO %", "arrived",
-                "BE batch/s", "SM %", "HBM %");
-  }
+  ConsoleTable table{{"policy", "LS p50 ms", "LS p99 ms", "SLO %", "arrived", "BE batch/s", "SM %", "HBM %"}, {}, {}};
   for (const std::string& name : w.policies) {
     Engine engine;
-    const bool traced = traces_policy(sc, options, name, w.trace_policy);
-    SimPlatform platform(engine, sc.hardware, traced ? &trace_log : nullptr);
+    const bool traced = traces_policy(sc, ctx, name, w.trace_policy);
+    const std::unique_ptr<Platform> platform = ctx.make_platform(engine, sc.hardware, traced ? &trace_log : nullptr);
     auto policy = make_colocation_policy(name, o);
     ColocationSetup policy_setup = setup;
     policy_setup.record_kernels = traced;
     policy_setup.record_spans = series;
-    ColocationNode node(platform, *policy, policy_setup);
+    ColocationNode node(*platform, *policy, policy_setup);
     node.start(arrivals);
-    run_engine_reporting(engine, Time::seconds(w.duration_s), options.progress,
+    run_engine_reporting(engine, Time::seconds(w.duration_s), ctx.progress,
                          static_cast<double>(outcomes.size()) / static_cast<double>(w.policies.size()),
                          1.0 / static_cast<double>(w.policies.size()));
     const ColocationMetrics m = node.metrics();
@@ -211,35 +211,36 @@ int run_colocate(const Scenario& sc, const RunOptions& options) {
       latency += ls_latency_cdf_rows(name, m.ls_latencies_s);
     }
     if (traced) {
-      std::ostringstream trace;
       TraceAnnotations notes = annotations_of(node, trace_log);
       notes.phases.push_back(log_phase("policy " + name, trace_log));
-      note_trace_cut(write_chrome_trace(trace, trace_log, trace_options(sc), notes));
-      extra.push_back({"trace.json", trace.str()});
-      extra.push_back({"kernels.csv", kernels_csv(node, trace_log)});
+      out.files.push_back(trace_file(sc, shared_log, std::move(notes)));
+      out.files.push_back({"kernels.csv", kernels_csv(node, trace_log), {}});
     }
-    if (!options.quiet) {
-      const RunProgress::Pause under_the_line(options.progress);
-      std::printf("%-13s %9.3f %9.3f %9.2f %8lld %10.2f %6.1f %6.1f\n", name.c_str(), m.ls_p50_latency_s * 1e3,
-                  m.ls_p99_latency_s * 1e3, m.ls_slo_attainment * 100, static_cast<long long>(m.ls_arrived),
-                  m.be_throughput, m.sm_utilisation * 100, m.hbm_utilisation * 100);
-    }
+    table.rows.push_back({name, fmt::format("{:.3f}", m.ls_p50_latency_s * 1e3),
+                          fmt::format("{:.3f}", m.ls_p99_latency_s * 1e3), fmt::format("{:.2f}", m.ls_slo_attainment * 100),
+                          fmt::format("{}", m.ls_arrived), fmt::format("{:.2f}", m.be_throughput),
+                          fmt::format("{:.1f}", m.sm_utilisation * 100), fmt::format("{:.1f}", m.hbm_utilisation * 100)});
   }
-  if (options.progress != nullptr) options.progress->finish();
+  out.console.push_back(std::move(table));
   if (const auto c = compare_with_baselines(outcomes, w.slo_target)) {
     summary["comparison"] = to_json(*c);
-    if (!options.quiet && c->best_meeting_slo)
-      std::printf("\n%s vs %s (best baseline with SLO attainment >= %.3g): BE throughput %.2fx, overall %.2fx\n",
-                  c->policy.c_str(), c->best_meeting_slo->baseline.c_str(), w.slo_target,
-                  c->best_meeting_slo->be_throughput_ratio, c->best_meeting_slo->overall_throughput_ratio);
+    if (c->best_meeting_slo)
+      out.console.push_back(
+          {{}, {}, {fmt::format("{} vs {} (best baseline with SLO attainment >= {:.3g}): BE throughput {:.2f}x, overall {:.2f}x",
+                                c->policy, c->best_meeting_slo->baseline, w.slo_target,
+                                c->best_meeting_slo->be_throughput_ratio, c->best_meeting_slo->overall_throughput_ratio)}});
   }
   if (series) {
-    extra.push_back({"timeline.csv", std::move(timeline)});
-    extra.push_back({"ls_latency.csv", std::move(latency)});
+    out.files.push_back({"timeline.csv", std::move(timeline), {}});
+    out.files.push_back({"ls_latency.csv", std::move(latency), {}});
   }
-  if (!options.out_dir.empty()) std::filesystem::remove(std::filesystem::path(options.out_dir) / "kernels.csv");
-  write_policy_outputs(sc, options, summary, clock.elapsed_s(), nullptr, extra);  // trace.json is in `extra`, with annotations
-  return 0;
+  if (ctx.outputs()) out.stale.push_back("kernels.csv");
+  out.timing = timing_json(clock.elapsed_s());
+  return out;
+}
+
+HtmlReport colocate_page(const Scenario&, const Result& r) {
+  return colocate_report_page(r.summary, r.table("timeline.csv"), r.table("ls_latency.csv"));
 }
 
 }  // namespace parallax

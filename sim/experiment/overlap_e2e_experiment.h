@@ -1,5 +1,5 @@
-// File: sim/experiment/run_overlap_e2e.h
-// `parallax run` of an overlap scenario in mode end_to_end: per model × tp, a Megatron layer's
+// File: sim/experiment/overlap_e2e_experiment.h
+// An overlap scenario in mode end_to_end: per model × tp, a Megatron layer's
 // forward + backward (models/megatron_layer.h) priced under the sequential Megatron-LM baseline
 // and under the selector's per-operator choices (models/layer_step_cost.h), then both plans run
 // op by op on SimPlatform as the cross-check. Writes results.csv (one row per model × tp),
@@ -9,10 +9,13 @@
 #pragma once
 
 #include "sim/scenario/scenario.h"
-#include "sim/experiment/run_options.h"
+#include "sim/experiment/experiment.h"
 
 namespace parallax {
 
-int run_overlap_end_to_end(const Scenario& scenario, const RunOptions& options);
+Result run_overlap_end_to_end(const Scenario& scenario, const ExperimentContext& context);
+
+// report.html's body for it, from its Result.
+HtmlReport overlap_e2e_page(const Scenario& scenario, const Result& result);
 
 }  // namespace parallax

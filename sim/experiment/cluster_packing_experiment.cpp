@@ -1,25 +1,31 @@
-// File: sim/experiment/run_cluster_packing.cpp
-#include "sim/experiment/run_cluster_packing.h"
+// File: sim/experiment/cluster_packing_experiment.cpp
+// workload.kind == cluster_packing: reads the Alibaba pod and node lists (a bad row: exit 2 with
+// file:line), replays the pods once per listed scheme (exclusive, mig, elastic) and summarises
+// every scheme under `policies.<name>` (docs/multiplex.md §Cluster packing). No trace.json: nothing
+// here runs kernels.
+#include <fmt/format.h>
 
-#include <cstdio>
-
-#include "sim/policies/multiplex/cluster_packing_replay.h"
-#include "sim/scenario/gpu_partitioning_reader.h"
-#include "sim/workload/alibaba_gpu_trace.h"
-#include "sim/report/run_timing.h"
+#include "sim/experiment/experiment.h"
 #include "sim/experiment/policy_summary.h"
 #include "sim/experiment/run_progress.h"
+#include "sim/policies/multiplex/cluster_packing_replay.h"
+#include "sim/report/report_pages.h"
+#include "sim/report/run_timing.h"
+#include "sim/scenario/gpu_partitioning_reader.h"
+#include "sim/workload/alibaba_gpu_trace.h"
 
 namespace parallax {
 
-int run_cluster_packing(const Scenario& sc, const RunOptions& options) {
+Result run_cluster_packing(const Scenario& sc, const ExperimentContext& ctx) {
   const WallClock clock;
   const ClusterPackingWorkloadSpec& w = sc.cluster_packing;
   const std::vector<AlibabaPod> pods = read_alibaba_pods(w.pods_path);
   const std::vector<AlibabaNode> nodes = read_alibaba_nodes(w.nodes_path);
   const GpuPartitioning& geometry = gpu_partitioning_for(w.mig_geometry);
 
-  nlohmann::ordered_json summary = policy_summary_header(sc, "cluster_packing");
+  Result r;
+  nlohmann::ordered_json& summary = r.summary;
+  summary = policy_summary_header(sc, "cluster_packing");
   summary["pods_file"] = w.pods_path;
   summary["nodes_file"] = w.nodes_path;
   summary["mig_geometry"] = geometry.name;
@@ -31,11 +37,7 @@ int run_cluster_packing(const Scenario& sc, const RunOptions& options) {
   summary["replay"] = w.replay;
 
   nlohmann::ordered_json& policies = summary["policies"];
-  if (!options.quiet) {
-    const RunProgress::Pause under_the_line(options.progress);
-    std::printf("%-10s %6s %8s %9s %8s %10s %8s %8s\n", "scheme", "GPUs", "mean GPU", "frag %", "alloc %", "unplaced",
-                "GPU pods", "frag'd");
-  }
+  ConsoleTable table{{"scheme", "GPUs", "mean GPU", "frag %", "alloc %", "unplaced", "GPU pods", "frag'd"}, {}, {}};
   for (const std::string& name : w.schemes) {
     const PackingMetrics m = replay_cluster_packing(pods, nodes, packing_scheme_from_name(name), &geometry,
                                                     w.replay == "fill" ? PackingReplay::fill : PackingReplay::timed);
@@ -52,19 +54,21 @@ int run_cluster_packing(const Scenario& sc, const RunOptions& options) {
     p["gpu_allocation"] = m.gpu_allocation;
     p["window_s"] = m.window_s;
     policies[name] = p;
-    if (options.progress != nullptr)
-      options.progress->report(static_cast<double>(policies.size()) / static_cast<double>(w.schemes.size()));
-    if (!options.quiet) {
-      const RunProgress::Pause under_the_line(options.progress);
-      std::printf("%-10s %6d %8.1f %9.2f %8.2f %10lld %8lld %8lld\n", name.c_str(), m.gpus_needed,
-                  m.mean_gpus_occupied, m.fragmentation * 100, m.gpu_allocation * 100,
-                  static_cast<long long>(m.unplaced_pods), static_cast<long long>(m.unplaced_gpu_pods),
-                  static_cast<long long>(m.unplaced_fragmented));
-    }
+    if (ctx.progress != nullptr)
+      ctx.progress->report(static_cast<double>(policies.size()) / static_cast<double>(w.schemes.size()));
+    table.rows.push_back({name, fmt::format("{}", m.gpus_needed), fmt::format("{:.1f}", m.mean_gpus_occupied),
+                          fmt::format("{:.2f}", m.fragmentation * 100), fmt::format("{:.2f}", m.gpu_allocation * 100),
+                          fmt::format("{}", m.unplaced_pods), fmt::format("{}", m.unplaced_gpu_pods),
+                          fmt::format("{}", m.unplaced_fragmented)});
   }
-  if (options.progress != nullptr) options.progress->finish();
-  write_policy_outputs(sc, options, summary, clock.elapsed_s(), nullptr);  // no kernels run: no trace.json
-  return 0;
+  r.console.push_back(std::move(table));
+  r.timing = timing_json(clock.elapsed_s());
+  return r;
+}
+
+// Its own page, not the transfers one: the schemes' figures from summary.json.
+HtmlReport cluster_packing_page(const Scenario&, const Result& r) {
+  return generic_report_page(r.summary, "cluster_packing");
 }
 
 }  // namespace parallax

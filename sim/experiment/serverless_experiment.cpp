@@ -1,11 +1,15 @@
-// File: sim/experiment/run_serverless.cpp
-#include "sim/experiment/run_serverless.h"
+// File: sim/experiment/serverless_experiment.cpp
+// workload.kind == serverless: replays the scenario's trace on its node(s) once per listed policy;
+// summary.json holds the first policy's metrics at the top level and every policy under
+// `policies.<name>`, function_latency.csv one row per policy and function (docs/serverless.md).
+#include <sstream>
+
+#include "sim/experiment/experiment.h"
+#include "sim/report/report_pages.h"
 
 #include <fmt/format.h>
 
 #include <chrono>
-#include <cstdio>
-#include <filesystem>
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
@@ -13,14 +17,11 @@
 #include "sim/engine/random_streams.h"
 #include "sim/policies/serverless/policy_presets.h"
 #include "sim/policies/serverless/serverless_metrics.h"
-#include "sim/report/atomic_file.h"
 #include "sim/report/console_table.h"
-#include "sim/report/json_output.h"
 #include "sim/report/run_timing.h"
 #include "sim/workload/trace_source.h"
 #include "sim/experiment/policy_summary.h"
 #include "sim/experiment/run_progress.h"
-#include "sim/experiment/run_report.h"
 #include "sim/experiment/serverless_sim.h"
 #include "sim/experiment/serverless_timeline.h"
 #include "sim/experiment/serverless_trace.h"
@@ -88,17 +89,17 @@ void put_metrics(nlohmann::ordered_json& j, const ServerlessSummary& s) {
   j["cold_starts"] = s.cold_starts;
 }
 
-// `trace`: also write trace.json of this policy's run there (empty = none); `timeline`: also
+// `trace`: also render trace.json of this policy's run there (nullptr = none); `timeline`: also
 // record the loads and pool changes for timeline.csv there (nullptr = none).
 // `progress` gets this policy's share of the run: policies [index, index + 1) of `count`.
 ServerlessSummary run_policy(const Scenario& sc, const std::string& name, std::span<const ServerlessArrival> arrivals,
-                             const std::filesystem::path& trace, std::vector<ServerlessTimelineSamples>* timeline,
+                             std::string* trace, std::vector<ServerlessTimelineSamples>* timeline,
                              RunProgress* progress, size_t index, size_t count) {
   ServerlessSimSetup setup;
   setup.hardware = sc.hardware;
   setup.policy = serverless_policy_preset(name);
   setup.policy.reserve_bytes = static_cast<int64_t>(sc.serverless.reserve_GiB * 1073741824.0);
-  setup.policy.record_timeline = !trace.empty() || timeline != nullptr;
+  setup.policy.record_timeline = trace != nullptr || timeline != nullptr;
   setup.policy.closed_form = sc.serverless.closed_form;
   setup.models = served_models(sc.serverless.models, sc.hardware.gpus.at(0).model);
   for (int64_t f = 0; f < sc.serverless.functions; ++f)
@@ -110,12 +111,14 @@ ServerlessSummary run_policy(const Scenario& sc, const std::string& name, std::s
     run_engine_reporting(engine, horizon, progress, static_cast<double>(index) / static_cast<double>(count),
                          1.0 / static_cast<double>(count));
   };
-  if (trace.empty() && timeline == nullptr) return simulate_serverless(setup, arrivals, nullptr);
+  if (trace == nullptr && timeline == nullptr) return simulate_serverless(setup, arrivals, nullptr);
   ServerlessTimelineSamples samples;
   ServerlessSummary s = simulate_serverless(setup, arrivals, nullptr, nullptr, [&](std::span<const ServerlessNode* const> nodes) {
     if (timeline != nullptr) samples = collect_timeline(nodes);
-    if (trace.empty()) return;
-    note_trace_cut(write_serverless_trace(trace, nodes, sc.hardware, name, trace_options(sc)));
+    if (trace == nullptr) return;
+    std::ostringstream out;
+    note_trace_cut(write_serverless_trace(out, nodes, sc.hardware, name, trace_options(sc)));
+    *trace = out.str();
   });
   if (timeline != nullptr) {
     samples.policy = s.policy;
@@ -127,26 +130,23 @@ ServerlessSummary run_policy(const Scenario& sc, const std::string& name, std::s
 
 }  // namespace
 
-int run_serverless(const Scenario& sc, const RunOptions& options) {
+Result run_serverless(const Scenario& sc, const ExperimentContext& ctx) {
   RandomStreams streams(sc.seed);
   const std::vector<ServerlessArrival> arrivals = arrivals_for(sc.serverless, streams);
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<ServerlessSummary> results;
   // trace.json: the first policy's run (docs/serverless.md).
-  const bool traced = !options.out_dir.empty() && sc.output.trace;
-  const std::filesystem::path dir(options.out_dir);
-  if (!options.out_dir.empty()) {
-    std::filesystem::create_directories(dir);
-    std::filesystem::remove(dir / "trace.json");
-  }
+  const bool traced = ctx.outputs() && sc.output.trace;
+  std::string trace;
   std::vector<ServerlessTimelineSamples> timeline;
   for (const std::string& name : sc.serverless.policies)
-    results.push_back(run_policy(sc, name, arrivals, traced && results.empty() ? dir / "trace.json" : std::filesystem::path(),
-                                 options.out_dir.empty() ? nullptr : &timeline, options.progress, results.size(),
+    results.push_back(run_policy(sc, name, arrivals, traced && results.empty() ? &trace : nullptr,
+                                 ctx.outputs() ? &timeline : nullptr, ctx.progress, results.size(),
                                  sc.serverless.policies.size()));
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  nlohmann::ordered_json summary;
+  Result out;
+  nlohmann::ordered_json& summary = out.summary;
   summary["scenario"] = sc.name;
   summary["hardware"] = sc.hardware.name;
   summary["seed"] = sc.seed;
@@ -169,30 +169,32 @@ int run_serverless(const Scenario& sc, const RunOptions& options) {
     for (const FunctionLatency& f : s.per_function)
       csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", s.policy, f.name, f.model, f.arrived, f.finished,
                          f.dropped, f.cold_starts, f.p50_s, f.p98_s, f.p99_s, f.mean_queue_s, f.slo_s, f.compliant ? 1 : 0);
-  if (!options.out_dir.empty()) {
-    write_file_atomically(dir / "function_latency.csv", csv);
-    write_file_atomically(dir / "timeline.csv", timeline_csv(timeline));
-    write_timing_json(dir, timing_json(wall_s));
-    write_json_atomically(dir / "summary.json", summary);
-    write_run_report(sc, options);
+  out.timing = timing_json(wall_s);
+  if (ctx.outputs()) {
+    out.stale.push_back("trace.json");
+    if (traced) out.files.push_back({"trace.json", std::move(trace), {}});
+    out.files.push_back({"function_latency.csv", std::move(csv), {}});
+    out.files.push_back({"timeline.csv", timeline_csv(timeline), {}});
   }
-  if (options.progress != nullptr) options.progress->finish();
-  if (!options.quiet) {
-    std::vector<std::vector<std::string>> rows;
-    for (const ServerlessSummary& s : results)
-      rows.push_back({s.policy, fmt::format("{}", s.functions), fmt::format("{}", s.functions_compliant),
-                      fmt::format("{:.1f}%", 100 * s.slo_attainment), format_seconds(s.p99_latency_s),
-                      fmt::format("{}", s.gpus_used), fmt::format("{}", s.swaps_pcie), fmt::format("{}", s.swaps_nvlink),
-                      fmt::format("{}", s.dropped)});
-    std::fputs(format_table({"policy", "functions", "compliant", "slo_attainment", "p99", "gpus_used", "swaps_pcie",
-                             "swaps_nvlink", "dropped"},
-                            rows)
-                   .c_str(),
-               stdout);
-    std::printf("%zu requests per policy, %zu policies in %.2f s wall\n", arrivals.size(), results.size(), wall_s);
-    if (!options.out_dir.empty()) std::printf("outputs: %s\n", options.out_dir.c_str());
-  }
-  return 0;
+  ConsoleTable table{{"policy", "functions", "compliant", "slo_attainment", "p99", "gpus_used", "swaps_pcie",
+                      "swaps_nvlink", "dropped"},
+                     {},
+                     {fmt::format("{} requests per policy, {} policies in {:.2f} s wall", arrivals.size(),
+                                  results.size(), wall_s)}};
+  for (const ServerlessSummary& s : results)
+    table.rows.push_back({s.policy, fmt::format("{}", s.functions), fmt::format("{}", s.functions_compliant),
+                          fmt::format("{:.1f}%", 100 * s.slo_attainment), format_seconds(s.p99_latency_s),
+                          fmt::format("{}", s.gpus_used), fmt::format("{}", s.swaps_pcie),
+                          fmt::format("{}", s.swaps_nvlink), fmt::format("{}", s.dropped)});
+  out.console.push_back(std::move(table));
+  return out;
+}
+
+HtmlReport serverless_page(const Scenario& sc, const Result& r) {
+  const int64_t gpus = static_cast<int64_t>(sc.hardware.gpus.size()) * sc.serverless.nodes;
+  return serverless_report_page(r.summary, r.table("function_latency.csv"),
+                                r.table("timeline.csv"),
+                                {gpus, sc.serverless.reserve_GiB * 1073741824.0 * static_cast<double>(gpus)});
 }
 
 }  // namespace parallax

@@ -1,9 +1,17 @@
-// File: sim/experiment/run_multiplex.cpp
-#include "sim/experiment/run_multiplex.h"
+// File: sim/experiment/multiplex_experiment.cpp
+// workload.kind == multiplex: runs the services on the scenario's first GPU once per listed policy,
+// with the same arrivals for every policy; summary.json has every policy under `policies.<name>`,
+// per service under `services.<name>` (docs/multiplex.md); trace.json the kernels of
+// `trace_policy`, each on its service's partition track; shares.csv, when the traced policy
+// resizes shares (elastic), each change (time, service, SMs, bandwidth share); timeline.csv every
+// policy's per-service utilisation in time bins (sim/experiment/multiplex_series.h).
+#include <memory>
+
+#include "sim/experiment/experiment.h"
+#include "sim/report/report_pages.h"
 
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <stdexcept>
 
 #include "models/inference_kernels.h"
@@ -109,7 +117,7 @@ nlohmann::ordered_json to_json(const MultiplexComparison& c) {
 
 }  // namespace
 
-int run_multiplex(const Scenario& sc, const RunOptions& options) {
+Result run_multiplex(const Scenario& sc, const ExperimentContext& ctx) {
   const WallClock clock;
   const MultiplexWorkloadSpec& w = sc.multiplex;
   const GpuSpec& gpu = sc.hardware.gpus.at(0);
@@ -128,7 +136,9 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
           windowed_peak_rate(arrivals.back(), w.duration_s, w.mig_peak_window_s, w.mig_peak_percentile);
   }
 
-  nlohmann::ordered_json summary = policy_summary_header(sc, "multiplex");
+  Result out;
+  nlohmann::ordered_json& summary = out.summary;
+  summary = policy_summary_header(sc, "multiplex");
   summary["duration_s"] = w.duration_s;
   nlohmann::ordered_json& offered = summary["services"];
   for (size_t i = 0; i < w.services.size(); ++i) {
@@ -153,33 +163,31 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
   }
   nlohmann::ordered_json& policies = summary["policies"];
   std::vector<MultiplexOutcome> outcomes;
-  ActivityLog trace_log;
+  const auto shared_log = std::make_shared<ActivityLog>();
+  ActivityLog& trace_log = *shared_log;
   std::vector<ShareChange> trace_shares;
   TraceAnnotations trace_notes;
   // timeline.csv (sim/experiment/multiplex_series.h): every policy, the same bins.
-  const bool series = !options.out_dir.empty();
+  const bool series = ctx.outputs();
   const double bin_s = time_bin_width_s(w.duration_s, kMultiplexTimelineBins);
   std::vector<std::string> service_names;
   for (const ServiceModel& s : services) service_names.push_back(s.name);
   std::string timeline = kMultiplexTimelineHeader;
-  if (!options.quiet) {
-    const RunProgress::Pause under_the_line(options.progress);
-    std::printf("%-10s %-16s %9s %8s %7s %7s %9s %9s %6s %6s\n", "policy", "service", "thr req/s", "SLO %", "fill",
-                "sat", "p50 ms", "p99 ms", "SM %", "HBM %");
-  }
+  ConsoleTable table{
+      {"policy", "service", "thr req/s", "SLO %", "fill", "sat", "p50 ms", "p99 ms", "SM %", "HBM %"}, {}, {}};
   for (const std::string& name : w.policies) {
     Engine engine;
-    const bool traced = traces_policy(sc, options, name, w.trace_policy);
-    SimPlatform platform(engine, sc.hardware, traced ? &trace_log : nullptr);
+    const bool traced = traces_policy(sc, ctx, name, w.trace_policy);
+    const std::unique_ptr<Platform> platform = ctx.make_platform(engine, sc.hardware, traced ? &trace_log : nullptr);
     auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s));
-    MultiplexNode node(platform, *policy, mgpu, services, Time::seconds(w.duration_s));
+    MultiplexNode node(*platform, *policy, mgpu, services, Time::seconds(w.duration_s));
     if (series) node.record_kernel_spans();
     try {
       node.start(arrivals);  // the policy's setup: a MIG layout may not exist for these services' memory
     } catch (const std::invalid_argument& e) {
       throw InputError(SourceLocation{sc.source, 0, 0}, "workload.services", fmt::format("policy {}: {}", name, e.what()));
     }
-    run_engine_reporting(engine, Time::seconds(w.duration_s), options.progress,
+    run_engine_reporting(engine, Time::seconds(w.duration_s), ctx.progress,
                          static_cast<double>(outcomes.size()) / static_cast<double>(w.policies.size()),
                          1.0 / static_cast<double>(w.policies.size()));
     const MultiplexMetrics m = node.metrics();
@@ -239,30 +247,33 @@ int run_multiplex(const Scenario& sc, const RunOptions& options) {
     nlohmann::ordered_json& per = p["services"];
     for (size_t i = 0; i < services.size(); ++i) per[services[i].name] = to_json(m.services[i]);
     policies[name] = p;
-    if (!options.quiet) {
-      const RunProgress::Pause under_the_line(options.progress);
-      for (size_t i = 0; i < services.size(); ++i) {
-        const ServiceMetrics& s = m.services[i];
-        std::printf("%-10s %-16s %9.1f %8.2f %7.3f %7.3f %9.3f %9.3f %6.1f %6.1f\n", name.c_str(),
-                    services[i].name.c_str(), s.throughput_rps, s.slo_attainment * 100, s.mean_batch_fill,
-                    s.instance_saturation, s.p50_latency_s * 1e3,
-                    s.p99_latency_s * 1e3, m.sm_utilisation * 100, m.hbm_utilisation * 100);
-      }
+    for (size_t i = 0; i < services.size(); ++i) {
+      const ServiceMetrics& s = m.services[i];
+      table.rows.push_back({name, services[i].name, fmt::format("{:.1f}", s.throughput_rps),
+                            fmt::format("{:.2f}", s.slo_attainment * 100), fmt::format("{:.3f}", s.mean_batch_fill),
+                            fmt::format("{:.3f}", s.instance_saturation), fmt::format("{:.3f}", s.p50_latency_s * 1e3),
+                            fmt::format("{:.3f}", s.p99_latency_s * 1e3), fmt::format("{:.1f}", m.sm_utilisation * 100),
+                            fmt::format("{:.1f}", m.hbm_utilisation * 100)});
     }
   }
-  if (options.progress != nullptr) options.progress->finish();
+  out.console.push_back(std::move(table));
   if (const auto c = compare_elastic_with_baselines(outcomes)) summary["comparison"] = to_json(*c);
-  std::vector<ExtraOutputFile> extra;
+  // In the order the runner always wrote them: trace.json, shares.csv, timeline.csv.
+  if (ctx.outputs() && sc.output.trace) out.files.push_back(trace_file(sc, shared_log, std::move(trace_notes)));
   if (!trace_shares.empty()) {
     std::string csv = "time_s,service,sms,bandwidth_share\n";
     for (const ShareChange& c : trace_shares)
       csv += fmt::format("{},{},{},{}\n", c.at.to_seconds(), services[static_cast<size_t>(c.service)].name, c.sms,
                          c.bandwidth_share);
-    extra.push_back({"shares.csv", csv});
+    out.files.push_back({"shares.csv", csv, {}});
   }
-  if (series) extra.push_back({"timeline.csv", std::move(timeline)});
-  write_policy_outputs(sc, options, summary, clock.elapsed_s(), &trace_log, extra, trace_notes);
-  return 0;
+  if (series) out.files.push_back({"timeline.csv", std::move(timeline), {}});
+  out.timing = timing_json(clock.elapsed_s());
+  return out;
+}
+
+HtmlReport multiplex_page(const Scenario&, const Result& r) {
+  return multiplex_report_page(r.summary, r.table("timeline.csv"));
 }
 
 }  // namespace parallax

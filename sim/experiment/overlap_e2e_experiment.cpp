@@ -1,13 +1,13 @@
-// File: sim/experiment/run_overlap_e2e.cpp
-// End-to-end step times, baseline vs selector, analytic and DES (run_overlap_e2e.h).
-#include "sim/experiment/run_overlap_e2e.h"
+// File: sim/experiment/overlap_e2e_experiment.cpp
+// End-to-end step times, baseline vs selector, analytic and DES (overlap_e2e_experiment.h).
+#include "sim/experiment/overlap_e2e_experiment.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <filesystem>
 #include <limits>
+#include <memory>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -16,9 +16,8 @@
 #include "models/megatron_layer.h"
 #include "sim/policies/overlap/layer_schedule.h"
 #include "sim/policies/overlap/overlap_machine.h"
-#include "sim/report/atomic_file.h"
 #include "sim/report/chrome_trace.h"
-#include "sim/report/json_output.h"
+#include "sim/report/report_pages.h"
 #include "sim/report/run_timing.h"
 #include "sim/experiment/overlap_des.h"
 #include "sim/experiment/policy_summary.h"
@@ -86,9 +85,8 @@ void simulate_layer(const HardwareSpec& hw, const OverlapGroup& g, const models:
 
 std::string e2e_fmt_s(double v) { return fmt::format("{:.9g}", v); }
 
-void write_results_csv(const std::filesystem::path& path, const std::string& hw, const std::vector<E2eResult>& rs) {
-  AtomicFileWriter csv(path);
-  std::ostream& o = csv.stream();
+std::string results_csv(const std::string& hw, const std::vector<E2eResult>& rs) {
+  std::ostringstream o;
   o << "hardware,model,hidden,heads,layers,seq_len,micro_batch,tp,"
        "fwd_baseline_analytic_s,bwd_baseline_analytic_s,step_baseline_analytic_s,"
        "fwd_selected_analytic_s,bwd_selected_analytic_s,step_selected_analytic_s,speedup_analytic,"
@@ -104,12 +102,11 @@ void write_results_csv(const std::filesystem::path& path, const std::string& hw,
       << e2e_fmt_s(r.des_step_baseline_s) << ',' << e2e_fmt_s(r.des_step_selected_s) << ',' << e2e_fmt_s(r.des_speedup) << ','
       << overlapped << '\n';
   }
-  csv.commit();
+  return o.str();
 }
 
-void write_ops_csv(const std::filesystem::path& path, const std::string& hw, const std::vector<E2eResult>& rs) {
-  AtomicFileWriter csv(path);
-  std::ostream& o = csv.stream();
+std::string ops_csv(const std::string& hw, const std::vector<E2eResult>& rs) {
+  std::ostringstream o;
   o << "hardware,model,tp,op,pass,pair,collective_op,baseline_analytic_s,selected,degree,selected_analytic_s,"
        "baseline_des_s,selected_des_s\n";
   for (const E2eResult& r : rs) {
@@ -123,12 +120,12 @@ void write_ops_csv(const std::filesystem::path& path, const std::string& hw, con
         << ',' << e2e_fmt_s(r.des[i].baseline_s) << ',' << e2e_fmt_s(r.des[i].selected_s) << '\n';
     }
   }
-  csv.commit();
+  return o.str();
 }
 
 }  // namespace
 
-int run_overlap_end_to_end(const Scenario& sc, const RunOptions& options) {
+Result run_overlap_end_to_end(const Scenario& sc, const ExperimentContext& ctx) {
   models::OverlapParams params;
   params.max_degree = sc.overlap.max_degree;
   params.default_degree = sc.overlap.default_degree;
@@ -148,8 +145,8 @@ int run_overlap_end_to_end(const Scenario& sc, const RunOptions& options) {
       des_wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
       analytic_wall_s += std::chrono::duration<double>(t1 - t0).count();
       results.push_back(std::move(r));
-      if (options.progress != nullptr)
-        options.progress->report(static_cast<double>(results.size()) /
+      if (ctx.progress != nullptr)
+        ctx.progress->report(static_cast<double>(results.size()) /
                                  static_cast<double>(sc.overlap.models.size() * sc.overlap.tp.size()));
     }
   }
@@ -168,7 +165,8 @@ int run_overlap_end_to_end(const Scenario& sc, const RunOptions& options) {
     err_max = std::max({err_max, std::abs(r.des_step_baseline_s / r.analytic.step_baseline_s - 1.0),
                         std::abs(r.des_step_selected_s / r.analytic.step_selected_s - 1.0)});
   }
-  nlohmann::ordered_json summary;
+  Result out;
+  nlohmann::ordered_json& summary = out.summary;
   summary["scenario"] = sc.name;
   summary["hardware"] = sc.hardware.name;
   summary["parallax_version"] = kParallaxVersion;
@@ -186,20 +184,20 @@ int run_overlap_end_to_end(const Scenario& sc, const RunOptions& options) {
   summary["des_vs_analytic_step_error_max"] = err_max;
   summary["paper_speedup_max"] = 1.42;  // Compass abstract: end-to-end up to 1.42× over Megatron-LM
   summary["trace_config"] = sc.overlap.trace_config;
-  nlohmann::ordered_json timing = timing_json(analytic_wall_s + des_wall_s);
-  timing["analytic_wall_s"] = analytic_wall_s;
-  timing["des_wall_s"] = des_wall_s;
+  out.timing = timing_json(analytic_wall_s + des_wall_s);
+  out.timing["analytic_wall_s"] = analytic_wall_s;
+  out.timing["des_wall_s"] = des_wall_s;
+  out.console.push_back(summary_console_table(summary));
 
-  if (!options.out_dir.empty()) {
-    const std::filesystem::path dir(options.out_dir);
-    std::filesystem::create_directories(dir);
-    std::filesystem::remove(dir / "trace.json");
-    write_results_csv(dir / "results.csv", sc.hardware.name, results);
-    write_ops_csv(dir / "ops.csv", sc.hardware.name, results);
+  if (ctx.outputs()) {
+    out.stale.push_back("trace.json");
+    out.files.push_back({"results.csv", results_csv(sc.hardware.name, results), {}});
+    out.files.push_back({"ops.csv", ops_csv(sc.hardware.name, results), {}});
     const auto traced = static_cast<size_t>(sc.overlap.trace_config);
     if (sc.output.trace && traced < results.size()) {
       E2eResult copy = results[traced];
-      ActivityLog log;
+      auto shared = std::make_shared<ActivityLog>();
+      ActivityLog& log = *shared;
       std::vector<size_t> op_starts;  // where each (pass, op) run begins in log.records
       simulate_layer(sc.hardware, overlap_group(sc.hardware, copy.tp), params, copy, &log, &op_starts);
       TraceAnnotations notes;  // a phase per op run: the baselines, then the selected strategies
@@ -211,17 +209,14 @@ int run_overlap_end_to_end(const Scenario& sc, const RunOptions& options) {
         notes.phases.push_back(log_phase(fmt::format("{} {}", copy.ops[op].label, what), log, op_starts[i],
                                          i + 1 < op_starts.size() ? op_starts[i + 1] : log.records.size()));
       }
-      note_trace_cut(write_chrome_trace_file(dir / "trace.json", log, trace_options(sc), notes));
+      out.files.push_back(trace_file(sc, std::move(shared), std::move(notes)));
     }
-    write_timing_json(dir, timing);
-    write_json_atomically(dir / "summary.json", summary);
   }
-  if (!options.quiet) {
-    if (options.progress != nullptr) options.progress->finish();
-    std::fputs(format_json(summary).c_str(), stdout);
-    if (!options.out_dir.empty()) std::printf("\noutputs: %s\n", options.out_dir.c_str());
-  }
-  return 0;
+  return out;
+}
+
+HtmlReport overlap_e2e_page(const Scenario&, const Result& r) {
+  return overlap_e2e_report_page(r.summary, r.table("results.csv"), r.table("ops.csv"));
 }
 
 }  // namespace parallax

@@ -1,12 +1,14 @@
-// File: sim/experiment/run_overlap.cpp
-// The overlap grid: analytic prediction, DES per strategy and degree, selection vs DES oracle.
-#include "sim/experiment/run_overlap.h"
+// File: sim/experiment/overlap_experiment.cpp
+// workload.kind == overlap: every grid configuration predicted by the analytic models and executed
+// on SimPlatform, strategy by strategy and degree by degree, the selection against the DES oracle;
+// results.csv (one row per configuration), summary.json and, with output.trace, trace.json (the
+// four strategies of configuration workload.trace_config run one after another). Columns and keys:
+// docs/overlap.md §Outputs. mode: end_to_end is overlap_e2e_experiment.cpp.
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <filesystem>
 #include <limits>
+#include <memory>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -16,16 +18,14 @@
 #include "sim/policies/overlap/overlap_grid.h"
 #include "sim/policies/overlap/overlap_machine.h"
 #include "sim/policies/overlap/overlap_schedule.h"
-#include "sim/report/atomic_file.h"
 #include "sim/report/chrome_trace.h"
-#include "sim/report/json_output.h"
 #include "sim/report/run_timing.h"
 #include "sim/experiment/overlap_des.h"
 #include "sim/experiment/policy_summary.h"
-#include "sim/experiment/run_overlap_e2e.h"
+#include "sim/experiment/overlap_e2e_experiment.h"
 #include "sim/experiment/run_progress.h"
-#include "sim/experiment/run_report.h"
 #include "sim/experiment/version.h"
+#include "sim/report/report_pages.h"
 
 namespace parallax {
 
@@ -40,11 +40,11 @@ double simulate(const HardwareSpec& hw, const models::OverlapProblem& p, const O
 
 // trace.json: the four strategies of one configuration (InterDecom at d*), one after another,
 // each a phase.
-void write_trace(const Scenario& sc, const OverlapGridPoint& pt, const models::OverlapParams& params,
-                 const std::filesystem::path& path) {
+OutputFile trace_of(const Scenario& sc, const OverlapGridPoint& pt, const models::OverlapParams& params) {
   const OverlapGroup g = overlap_group(sc.hardware, pt.problem.tp);
   const models::OverlapPrediction analytic = models::predict_overlap(pt.problem, g.machine, params);
-  ActivityLog log;
+  auto shared = std::make_shared<ActivityLog>();
+  ActivityLog& log = *shared;
   TraceAnnotations notes;
   for (const models::StrategyEstimate& e : analytic.strategies) {
     const size_t first = log.records.size();
@@ -55,7 +55,7 @@ void write_trace(const Scenario& sc, const OverlapGridPoint& pt, const models::O
                                          : fmt::format("strategy {}", models::to_string(e.strategy)),
                                      log, first));
   }
-  note_trace_cut(write_chrome_trace_file(path, log, trace_options(sc), notes));
+  return trace_file(sc, std::move(shared), std::move(notes));
 }
 
 struct ConfigResult {
@@ -73,12 +73,8 @@ std::string fmt_s(double v) { return fmt::format("{:.9g}", v); }
 
 }  // namespace
 
-int run_overlap(const Scenario& sc, const RunOptions& options) {
-  if (sc.overlap.mode == "end_to_end") {
-    const int rc = run_overlap_end_to_end(sc, options);
-    if (rc == 0) write_run_report(sc, options);
-    return rc;
-  }
+Result run_overlap(const Scenario& sc, const ExperimentContext& ctx) {
+  if (sc.overlap.mode == "end_to_end") return run_overlap_end_to_end(sc, ctx);
   OverlapGridSpec grid;
   grid.ops = sc.overlap.ops;
   grid.tp = sc.overlap.tp;
@@ -91,6 +87,10 @@ int run_overlap(const Scenario& sc, const RunOptions& options) {
   const std::vector<OverlapGridPoint> points = expand_overlap_grid(grid);
 
   std::vector<ConfigResult> results;
+  // The report's time-vs-d plot: InterDecom at every feasible degree of the configuration
+  // trace.json shows, kept from the runs below.
+  const auto traced = static_cast<size_t>(sc.overlap.trace_config);
+  OverlapDegreeCurve curve;
   double analytic_wall_s = 0, des_wall_s = 0;
   for (const OverlapGridPoint& pt : points) {
     ConfigResult r;
@@ -106,6 +106,10 @@ int run_overlap(const Scenario& sc, const RunOptions& options) {
     for (int64_t d = 1; d <= params.max_degree; ++d) {
       if (!models::degree_feasible(pt.problem, params, d)) continue;
       const double t = simulate(sc.hardware, pt.problem, g, params, OverlapStrategy::interdecom, d);
+      if (results.size() == traced) {
+        curve.degree.push_back(static_cast<double>(d));
+        curve.des_s.push_back(t);
+      }
       if (t < best_d_s) {
         best_d_s = t;
         r.des_best_degree = d;
@@ -123,9 +127,15 @@ int run_overlap(const Scenario& sc, const RunOptions& options) {
                            ? r.des_dstar_s
                            : r.des_s[static_cast<size_t>(r.analytic.best)];
     r.regret = r.selected_des_s / r.des_s[oracle] - 1.0;
+    if (results.size() == traced) {
+      curve.config = fmt::format("#{} {} tp{} h{} m{} {}", traced, models::to_string(pt.problem.op), pt.problem.tp,
+                                 pt.hidden, pt.problem.m, pt.layer);
+      curve.d_star = r.analytic.closed_form.d_star;
+      curve.d_default = r.default_degree;
+    }
     results.push_back(std::move(r));
-    if (options.progress != nullptr)
-      options.progress->report(static_cast<double>(results.size()) / static_cast<double>(points.size()));
+    if (ctx.progress != nullptr)
+      ctx.progress->report(static_cast<double>(results.size()) / static_cast<double>(points.size()));
   }
 
   // summary.json (docs/overlap.md §Outputs).
@@ -148,7 +158,8 @@ int run_overlap(const Scenario& sc, const RunOptions& options) {
     dr_max = std::max(dr_max, dr);
     dstar_max = std::max(dstar_max, r.des_default_s / r.des_dstar_s);
   }
-  nlohmann::ordered_json summary;
+  Result out;
+  nlohmann::ordered_json& summary = out.summary;
   summary["scenario"] = sc.name;
   summary["hardware"] = sc.hardware.name;
   summary["parallax_version"] = kParallaxVersion;
@@ -164,15 +175,15 @@ int run_overlap(const Scenario& sc, const RunOptions& options) {
   summary["double_ring_speedup_max"] = dr_max;
   summary["interdecom_dstar_speedup_max"] = dstar_max;
   summary["interdecom_default_degree"] = params.default_degree;
-  nlohmann::ordered_json timing = timing_json(analytic_wall_s + des_wall_s);
-  timing["analytic_wall_s"] = analytic_wall_s;
-  timing["des_wall_s"] = des_wall_s;
+  out.timing = timing_json(analytic_wall_s + des_wall_s);
+  out.timing["analytic_wall_s"] = analytic_wall_s;
+  out.timing["des_wall_s"] = des_wall_s;
+  out.console.push_back(summary_console_table(summary));
+  out.page_data = {{"config", curve.config}, {"d_star", curve.d_star}, {"d_default", curve.d_default},
+                   {"degree", curve.degree}, {"des_s", curve.des_s}};
 
-  if (!options.out_dir.empty()) {
-    const std::filesystem::path dir(options.out_dir);
-    std::filesystem::create_directories(dir);
-    AtomicFileWriter csv(dir / "results.csv");
-    std::ostream& o = csv.stream();
+  if (ctx.outputs()) {
+    std::ostringstream o;
     o << "hardware,op,tp,hidden,layer,m,n,k";
     for (OverlapStrategy s : models::kOverlapStrategies)
       o << ',' << models::to_string(s) << "_analytic_s," << models::to_string(s) << "_des_s";
@@ -188,20 +199,27 @@ int run_overlap(const Scenario& sc, const RunOptions& options) {
         << fmt_s(r.des_default_s) << ',' << models::to_string(r.analytic.best) << ',' << models::to_string(r.oracle)
         << ',' << fmt_s(r.selected_des_s) << ',' << fmt_s(r.regret) << '\n';
     }
-    csv.commit();
-    std::filesystem::remove(dir / "trace.json");
-    if (sc.output.trace && static_cast<size_t>(sc.overlap.trace_config) < points.size())
-      write_trace(sc, points[static_cast<size_t>(sc.overlap.trace_config)], params, dir / "trace.json");
-    write_timing_json(dir, timing);
-    write_json_atomically(dir / "summary.json", summary);
-    write_run_report(sc, options);
+    out.files.push_back({"results.csv", o.str(), {}});
+    out.stale.push_back("trace.json");
+    if (sc.output.trace && traced < points.size()) out.files.push_back(trace_of(sc, points[traced], params));
   }
-  if (!options.quiet) {
-    if (options.progress != nullptr) options.progress->finish();
-    std::fputs(format_json(summary).c_str(), stdout);
-    if (!options.out_dir.empty()) std::printf("\noutputs: %s\n", options.out_dir.c_str());
+  return out;
+}
+
+HtmlReport overlap_page(const Scenario& sc, const Result& r) {
+  if (sc.overlap.mode == "end_to_end") return overlap_e2e_page(sc, r);
+  const CsvTable results = r.table("results.csv");
+  OverlapDegreeCurve curve;
+  // As before the Result: no curve when trace_config names no configuration.
+  if (static_cast<size_t>(sc.overlap.trace_config) < results.rows.size()) {
+    const nlohmann::ordered_json& c = r.page_data;
+    curve.config = c.at("config").get<std::string>();
+    curve.d_star = c.at("d_star").get<int64_t>();
+    curve.d_default = c.at("d_default").get<int64_t>();
+    curve.degree = c.at("degree").get<std::vector<double>>();
+    curve.des_s = c.at("des_s").get<std::vector<double>>();
   }
-  return 0;
+  return overlap_report_page(r.summary, results, curve);
 }
 
 }  // namespace parallax

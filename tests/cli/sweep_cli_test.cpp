@@ -1,4 +1,4 @@
-// File: tools/sweep_cli_test.cpp
+// File: tests/cli/sweep_cli_test.cpp
 // `parallax sweep` and `parallax merge` as a user runs them, on the SimGrid anchor scenarios
 // (scenarios/bench): a sweep killed with SIGKILL and resumed gives the rows of an uninterrupted run
 // (as a set, with no point twice); shards run separately and merged give the single-process table;

@@ -1,4 +1,4 @@
-// File: tools/report_cli_test.cpp
+// File: tests/cli/report_cli_test.cpp
 // report.html from `parallax run --out` for each workload kind (the quickstart, the compass-288
 // overlap grid, overlap end to end, torpor-160 serverless, colocate, multiplex), from `parallax
 // sweep --out` and from `parallax report DIR` on a sweep and on a validated measurement folder: the

@@ -1,4 +1,4 @@
-// File: tools/multiplex_cli_test.cpp
+// File: tests/cli/multiplex_cli_test.cpp
 // `parallax run` for the multiplex and cluster_packing kinds as a user runs it: golden summaries
 // (tests/golden/multiplex_small_summary.json, tests/golden/packing_sample_summary.json), identical
 // bytes for two runs of a bursty scenario, and exit 2 with file:line for a malformed pod row.

@@ -1,4 +1,4 @@
-// File: tools/parallax_cli_test.cpp
+// File: tests/cli/parallax_cli_test.cpp
 // The `parallax` binary as a user runs it: exit codes, located error messages, the golden
 // quickstart summary, byte-identical outputs for the same scenario and seed, and the SimGrid
 // anchor workloads against their closed forms (../shared/anchors/simgrid/README.md).

@@ -1,4 +1,4 @@
-// File: tools/serverless_cli_test.cpp
+// File: tests/cli/serverless_cli_test.cpp
 // `parallax run` on serverless scenarios as a user runs it: the golden summary of
 // scenarios/serverless/small.yaml, byte-identical outputs (summary.json, function_latency.csv,
 // trace.json) for the same seed on one node and on two behind the router, trace.json's tracks,

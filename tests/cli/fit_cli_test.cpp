@@ -1,4 +1,4 @@
-// File: tools/fit_cli_test.cpp
+// File: tests/cli/fit_cli_test.cpp
 // `parallax fit`, `parallax validate` and `parallax predict collective --calibration` end to end:
 // the real nccl-tests logs of tests/data/nccl-tests, bad input (exit 2 with file:line), and the
 // files validate writes.

@@ -1,4 +1,4 @@
-// File: tools/overlap_run_test.cpp
+// File: tests/cli/overlap_run_test.cpp
 // `parallax run` of overlap scenarios through the binary: the grid's and the end-to-end mode's
 // trace.json parse (nlohmann) and show kernels on the SM pools, ring-step copies on the links and
 // the comm partition's HBM kernels; end-to-end outputs have their documented columns and keys,

@@ -1,4 +1,4 @@
-// File: tools/colocate_cli_test.cpp
+// File: tests/cli/colocate_cli_test.cpp
 // `parallax run` for the colocate kind as a user runs it: the golden summary of a short bursty mix
 // (tests/golden/colocate_small_summary.json), identical bytes for two runs (summary.json,
 // trace.json, kernels.csv), the timeline's slowdown counters and request arrows, and exit 2 with

@@ -1,4 +1,4 @@
-// File: tools/compare_cli_test.cpp
+// File: tests/cli/compare_cli_test.cpp
 // `parallax compare DIR DIR...` on real run folders: two quickstart runs that differ in one
 // message size differ in their collective's bytes and times and nowhere they should not (no
 // wall-clock field); a folder compared with itself differs nowhere; --out writes compare.csv and a

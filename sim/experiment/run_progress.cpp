@@ -39,16 +39,6 @@ void RunProgress::erase_locked() {
   drawn_ = false;
 }
 
-RunProgress::Pause::Pause(RunProgress* progress) {
-  if (progress == nullptr || !progress->thread_.joinable()) return;
-  lock_ = std::unique_lock<std::mutex>(progress->mutex_);
-  progress->erase_locked();
-}
-
-RunProgress::Pause::~Pause() {
-  if (lock_.owns_lock()) std::fflush(stdout);  // printed before the line comes back
-}
-
 std::string RunProgress::line(const std::string& label, double fraction, double elapsed_s) {
   const double f = std::clamp(fraction, 0.0, 1.0);
   std::string text = fmt::format("run {}: {:3.0f}% {}", label, 100 * f, format_seconds(elapsed_s));

@@ -2,9 +2,9 @@
 // The progress line of `parallax run` on stderr: "run NAME: 42% 3.1 s, about 4.3 s left", redrawn
 // in place, only when stderr is a terminal (never into a file or a pipe), only once the run has
 // taken a second, and erased when the run ends, so it never lands in a log or between tables.
-// Runners report the fraction done from the simulation thread; a small thread draws it. What a
-// runner prints to stdout while the line may be up goes under a RunProgress::Pause, and finish()
-// comes before the closing tables, so on one terminal the line never lands inside them.
+// Experiments report the fraction done from the simulation thread; a small thread draws it.
+// `run` calls finish() before it prints the tables, so on one terminal the line never lands inside
+// them.
 #pragma once
 
 #include <atomic>
@@ -29,19 +29,6 @@ class RunProgress {
 
   // Stops drawing for good and erases the line; idempotent.
   void finish();
-
-  // While alive: the line is erased and not redrawn, so the caller can print to stdout; stdout is
-  // flushed when it ends. A null progress (or a disabled one) pauses nothing.
-  class Pause {
-   public:
-    explicit Pause(RunProgress* progress);
-    ~Pause();
-    Pause(const Pause&) = delete;
-    Pause& operator=(const Pause&) = delete;
-
-   private:
-    std::unique_lock<std::mutex> lock_;
-  };
 
   // Fraction of the run done, 0..1 (values outside are clamped).
   void report(double fraction) { fraction_.store(fraction, std::memory_order_relaxed); }

@@ -66,9 +66,25 @@ Result run_cluster_packing(const Scenario& sc, const ExperimentContext& ctx) {
   return r;
 }
 
-// Its own page, not the transfers one: the schemes' figures from summary.json.
+// Its own page, not the transfers one: the run's figures and one row per scheme.
 HtmlReport cluster_packing_page(const Scenario&, const Result& r) {
-  return generic_report_page(r.summary, "cluster_packing");
+  HtmlReport page = generic_report_page(r.summary, "cluster_packing");
+  ReportTable schemes{"Schemes",
+                      "Per packing scheme: GPUs the pods needed, GPUs occupied on average over the window, "
+                      "fragmentation and allocation (shares), pods left unplaced (docs/multiplex.md, Cluster packing).",
+                      {"scheme"},
+                      {}};
+  const nlohmann::ordered_json& policies = r.summary.at("policies");
+  for (const auto& [name, p] : policies.items()) {
+    std::vector<std::string> row{name};
+    for (const auto& [key, value] : p.items()) {
+      if (schemes.rows.empty()) schemes.header.push_back(key);
+      row.push_back(format_report_value(value));
+    }
+    schemes.rows.push_back(std::move(row));
+  }
+  if (!schemes.rows.empty()) page.tables.push_back(std::move(schemes));
+  return page;
 }
 
 }  // namespace parallax

@@ -97,6 +97,16 @@ INSTANTIATE_TEST_SUITE_P(Kinds, EveryKind,
                                            KindCase{"scenarios/serverless/small.yaml", "serverless"}),
                          [](const auto& info) { return info.param.kind; });
 
+TEST(ExperimentPages, ClusterPackingHasItsSchemesTable) {
+  const Scenario sc = load({"scenarios/multiplex/alibaba-openb-packing.yaml", "cluster_packing"});
+  const Result r = run_experiment(sc, {});
+  const HtmlReport page = experiment_for("cluster_packing").page(sc, r);
+  ASSERT_EQ(page.tables.size(), 1u);
+  EXPECT_EQ(page.tables[0].rows.size(), sc.cluster_packing.schemes.size());
+  EXPECT_EQ(page.tables[0].header.at(1), "gpus_needed");
+  EXPECT_EQ(page.tables[0].rows[0][0], sc.cluster_packing.schemes.at(0));
+}
+
 TEST(OutputFolder, StaleOutputsGoAndSummaryIsRewrittenFromMemory) {
   const fs::path dir = fresh_dir("stale");
   fs::create_directories(dir);

@@ -40,11 +40,9 @@ struct ExperimentContext {
   std::unique_ptr<Platform> make_platform(Engine& engine, const HardwareSpec& hardware, ActivityLog* log) const;
 };
 
-using WorkloadReader = void (*)(const ConfigNode&, const std::string&, const WorkloadContext&, Scenario&);
-
 struct Experiment {
   std::string_view kind;                                        // workload.kind
-  WorkloadReader reader;                                        // fills the Scenario from `workload:`
+  WorkloadReader reader;                                        // fills the Scenario from `workload:` (the loader's)
   Result (*run)(const Scenario&, const ExperimentContext&);     // the whole experiment, in memory
   HtmlReport (*page)(const Scenario&, const Result&);           // report.html's body, from the Result
 };

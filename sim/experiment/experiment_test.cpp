@@ -45,6 +45,7 @@ TEST(ExperimentRegistry, OneRowPerLoaderKindInItsOrder) {
   for (size_t i = 0; i < kinds.size(); ++i) {
     EXPECT_EQ(experiments()[i].kind, kinds[i]);
     EXPECT_NE(experiments()[i].reader, nullptr);
+    EXPECT_EQ(experiments()[i].reader, workload_reader(kinds[i])) << kinds[i];  // the loader's own reader
     EXPECT_EQ(&experiment_for(kinds[i]), &experiments()[i]);
   }
   EXPECT_THROW(experiment_for("no_such_kind"), std::logic_error);

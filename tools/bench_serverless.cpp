@@ -19,7 +19,7 @@
 #include "sim/workload/minute_expansion.h"
 #include "sim/workload/torpor_trace.h"
 #include "tools/cli_checks.h"
-#include "tools/serverless_sim.h"
+#include "sim/experiment/serverless_sim.h"
 
 namespace parallax {
 

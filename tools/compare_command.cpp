@@ -14,8 +14,8 @@
 #include "sim/report/console_table.h"
 #include "sim/report/report_pages.h"
 #include "sim/report/run_comparison.h"
+#include "sim/experiment/version.h"
 #include "sim/io/input_error.h"
-#include "tools/version.h"
 
 namespace parallax {
 

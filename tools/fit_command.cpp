@@ -29,7 +29,7 @@
 #include "hw/realtime_prediction.h"
 #include "sim/scenario/calibration_reader.h"
 #include "sim/scenario/scenario_loader.h"
-#include "tools/version.h"
+#include "sim/experiment/version.h"
 
 namespace parallax {
 

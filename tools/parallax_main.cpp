@@ -34,7 +34,7 @@
 #include "tools/run_command.h"
 #include "tools/shell_completion.h"
 #include "tools/sweep_command.h"
-#include "tools/version.h"
+#include "sim/experiment/version.h"
 
 namespace {
 

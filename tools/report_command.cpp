@@ -11,8 +11,8 @@
 
 #include "sim/io/input_file.h"
 #include "sim/report/report_pages.h"
+#include "sim/experiment/version.h"
 #include "sim/io/input_error.h"
-#include "tools/version.h"
 
 namespace parallax {
 

@@ -1,7 +1,7 @@
 // File: tools/report_command.h
 // report.html for the folders that `parallax sweep`/`merge` and `parallax validate` write, and the
 // `parallax report DIR` command that (re)writes it for any such folder. `parallax run` writes its
-// own page (tools/run_report.h). Pages: sim/report/report_pages.h; how to read them:
+// own page (sim/experiment/output_folder.h). Pages: sim/report/report_pages.h; how to read them:
 // docs/reports.md.
 #pragma once
 

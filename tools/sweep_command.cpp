@@ -5,21 +5,14 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 
-#include "sim/engine/sim_time.h"
-#include "sim/io/input_file.h"
-#include "sim/platform/platform.h"
-#include "sim/report/run_timing.h"
-#include "sim/scenario/scenario_loader.h"
-#include "sim/sweep/results_table.h"
+#include "sim/experiment/sweep_point.h"
+#include "sim/io/input_error.h"
 #include "sim/sweep/sweep_directory.h"
 #include "sim/sweep/sweep_expansion.h"
 #include "sim/sweep/sweep_merge.h"
@@ -28,26 +21,10 @@
 #include "sim/sweep/sweep_shard.h"
 #include "sim/sweep/sweep_spec.h"
 #include "tools/report_command.h"
-#include "tools/run_command.h"
 
 namespace parallax {
 
 namespace {
-
-// The axis (or `set:` entry) that a point's error is about: its key is the error's key or a
-// prefix of it. Errors are then located at that key in the sweep file.
-const SweepAxis* axis_for_key(const SweepSpec& spec, const std::string& key) {
-  const auto matches = [&](const SweepAxis& a) {
-    return key == a.key || (key.size() > a.key.size() && key.compare(0, a.key.size(), a.key) == 0 &&
-                            key[a.key.size()] == '.');
-  };
-  for (const SweepAxisGroup& g : spec.groups)
-    for (const SweepAxis& a : g.axes)
-      if (matches(a)) return &a;
-  for (const SweepAxis& a : spec.fixed)
-    if (matches(a)) return &a;
-  return nullptr;
-}
 
 // The points this run takes, in index order: the shard's (index mod N == I, taken arithmetically),
 // less those the folder lists as finished. Each is computed when it is taken.
@@ -79,94 +56,6 @@ class TodoPoints {
 
 size_t points_in_shard(size_t points, const SweepShard& shard) {
   return points > shard.index ? (points - shard.index - 1) / shard.count + 1 : 0;
-}
-
-// Before anything runs, loads as a scenario the first point to run and, after it, each point that
-// brings a value (a position of a wheel) no earlier loaded point had: every value of every axis is
-// checked once, in index order, so a value the scenario rejects stops the sweep at once (exit 2)
-// instead of hours later, without loading millions of points. A combination that only fails
-// together is found when its point runs.
-void validate_points(const SweepSpec& spec, const SweepSpace& space, TodoPoints todo) {
-  std::vector<std::vector<bool>> seen(space.wheel_count());
-  size_t unseen = 0;
-  for (size_t w = 0; w < space.wheel_count(); ++w) {
-    seen[w].assign(space.wheel_length(w), false);
-    unseen += space.wheel_length(w);
-  }
-  bool first = true;
-  for (std::optional<size_t> i = todo.next_index(); i && (first || unseen > 0); i = todo.next_index()) {
-    bool fresh = first;
-    first = false;
-    for (size_t w = 0; w < space.wheel_count(); ++w)
-      if (const size_t d = space.digit(*i, w); !seen[w][d]) {
-        seen[w][d] = true;
-        --unseen;
-        fresh = true;
-      }
-    if (!fresh) continue;
-    const SweepPoint p = space.point(*i);
-    try {
-      (void)load_scenario_file(spec.base_path, p.overrides);
-    } catch (const InputError& e) {
-      const SweepAxis* axis = axis_for_key(spec, e.key());
-      const SourceLocation where = axis ? axis->where : SourceLocation{spec.source, 0, 0};
-      throw InputError(where, e.key(),
-                       fmt::format("point {} ({}) is not a valid scenario: {}", p.index, fmt::join(p.overrides, " "),
-                                   e.what()));
-    }
-  }
-}
-
-nlohmann::ordered_json read_json_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw std::runtime_error(fmt::format("{} was not written", path.string()));
-  return nlohmann::ordered_json::parse(read_input_file(path.string()));
-}
-
-std::optional<double> number_at(const nlohmann::ordered_json& j, const char* key) {
-  if (!j.contains(key) || !j.at(key).is_number()) return std::nullopt;
-  return j.at(key).get<double>();
-}
-
-// One point: `parallax run BASE --set ... --out DIR --quiet`, then its manifest entry. The rates
-// come from the point's timing.json where the run reports them (docs/sweeps.md, "Manifest").
-ManifestEntry run_point(const SweepSpec& spec, const SweepSpace& plan, const SweepPoint& p,
-                        const std::filesystem::path& dir) {
-  // The seed as the scenario resolves it (override or base), for the manifest.
-  const uint64_t seed = load_scenario_file(spec.base_path, p.overrides).seed;
-  RunOptions run;
-  run.scenario_path = spec.base_path;
-  run.out_dir = dir.string();
-  run.overrides = p.overrides;
-  run.quiet = true;
-  const WallClock clock;
-  int rc = 0;
-  try {
-    rc = run_command(run);
-  } catch (const PlatformError& e) {  // the machine a point describes cannot be built: bad input
-    throw InputError(SourceLocation{spec.source, 0, 0}, "", e.what());
-  } catch (const TimeRangeError& e) {  // the point's figures take its run past the clock: bad input
-    throw InputError(SourceLocation{spec.source, 0, 0}, "",
-                     fmt::format("point {}: {} (docs/reliability.md, Ranges)", p.index, e.what()));
-  }
-  const double wall_s = clock.elapsed_s();
-  if (rc != 0) throw std::runtime_error(fmt::format("point {}: the run exited with code {}", p.index, rc));
-  const nlohmann::ordered_json summary = read_json_file(dir / "summary.json");
-  const nlohmann::ordered_json timing = read_json_file(dir / kTimingFile);
-
-  ManifestEntry e;
-  e.point = p.index;
-  e.hash = p.hash;
-  e.seed = seed;
-  for (size_t a = 0; a < plan.axis_keys.size(); ++a) e.axes.emplace_back(plan.axis_keys[a], p.values[a]);
-  e.wall_s = wall_s;
-  e.events_per_s = number_at(timing, "events_per_s");
-  if (const std::optional<double> r = number_at(timing, "sim_to_wall_ratio"))
-    e.sim_to_wall = *r;
-  else if (const std::optional<double> m = number_at(summary, "makespan_s"); m && wall_s > 0)
-    e.sim_to_wall = *m / wall_s;
-  e.summary = flatten_summary(summary);
-  return e;
 }
 
 SweepShard choose_shard(const std::string& flag) {
@@ -230,7 +119,7 @@ int serve_mpi_sweep(const MpiSession& mpi, const SweepOptions& options, const st
   serve_sweep_points(mpi, [&](size_t index) {
     if (index >= plan->size()) throw std::runtime_error(fmt::format("sweep --mpi: no point {}", index));
     const SweepPoint p = plan->point(index);
-    return run_point(*spec, *plan, p, sweep_point_dir(out, p));
+    return run_sweep_point(*spec, *plan, p, sweep_point_dir(out, p));
   });
   return 0;
 }
@@ -275,7 +164,10 @@ int sweep_command(const SweepOptions& options) {
     size_t done_before = 0;
     for (const size_t i : dir.finished_points()) done_before += shard.holds(i) ? 1 : 0;
     const size_t todo = in_shard - done_before;
-    validate_points(spec, plan, TodoPoints(plan, shard, dir));
+    {
+      TodoPoints ahead(plan, shard, dir);
+      validate_sweep_points(spec, plan, [&] { return ahead.next_index(); });
+    }
     TodoPoints points(plan, shard, dir);
     const NextPoint next = [&] { return points.next(); };
 
@@ -304,7 +196,7 @@ int sweep_command(const SweepOptions& options) {
       }
     } else {
       const PointRunner runner = [&](const SweepPoint& p, const std::filesystem::path& point_dir) {
-        return run_point(spec, plan, p, point_dir);
+        return run_sweep_point(spec, plan, p, point_dir);
       };
       report = run_sweep_points(todo, next, jobs, runner, dir, progress);
     }

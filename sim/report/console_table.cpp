@@ -170,4 +170,14 @@ std::string format_rate(double bytes_per_s) {
   return fmt::format("{:.1f} {}", v, units[unit]);
 }
 
+std::string format_tables(const std::vector<ConsoleTable>& tables) {
+  std::string out;
+  for (const ConsoleTable& t : tables) {
+    if (!out.empty()) out += "\n";
+    if (!t.header.empty()) out += format_table(t.header, t.rows);
+    for (const std::string& line : t.notes) out += line + "\n";
+  }
+  return out;
+}
+
 }  // namespace parallax

@@ -22,6 +22,18 @@ namespace parallax {
 std::string format_table(const std::vector<std::string>& header,
                          const std::vector<std::vector<std::string>>& rows);
 
+// One table of a command's console output and the lines printed right under it (no header: the
+// lines alone).
+struct ConsoleTable {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> notes;
+};
+
+// Every table by format_table, each followed by its notes, a blank line between tables: the one
+// way `parallax run` prints its results.
+std::string format_tables(const std::vector<ConsoleTable>& tables);
+
 // A number, optionally followed by '%', 'x' or a space and a unit: "42", "-1.5e3", "12.3 ms",
 // "450.0 GB/s", "98%", "1.9x". Also "nan", "inf" and "-inf".
 bool looks_numeric(std::string_view cell);

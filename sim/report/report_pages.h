@@ -5,7 +5,7 @@
 // report_colocate.cpp, report_multiplex.cpp, report_sweep.cpp, report_validate.cpp,
 // report_compare.cpp;
 // report_generic.cpp holds the summary table every page starts from. Scenario text and provenance are the caller's
-// (tools/run_report.cpp). docs/reports.md says how to read each plot.
+// (sim/experiment/output_folder.cpp, each kind's page from its Result). docs/reports.md says how to read each plot.
 #pragma once
 
 #include <cstdint>

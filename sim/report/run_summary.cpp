@@ -65,29 +65,28 @@ nlohmann::ordered_json to_json(const RunSummary& s) {
   return j;
 }
 
-std::string format_run_report(const RunSummary& s, double wall_s, const std::string& out_dir, size_t max_links) {
-  std::string out;
-  out += format_table({"scenario", "hardware", "seed", "makespan", "activities", "events", "wall", "sim/wall"},
-                      {{s.scenario, s.hardware, fmt::format("{}", s.seed), format_seconds(seconds(s.makespan)),
-                        fmt::format("{}", s.copies + s.kernels + s.collectives_count), fmt::format("{}", s.events),
-                        format_seconds(wall_s),
-                        wall_s > 0 ? fmt::format("{:.3g}", seconds(s.makespan) / wall_s) : "-"}});
-  if (s.transfers.count > 0) {
-    out += "\n";
-    out += format_table({"transfers", "moved", "sum of completions", "sum of FCTs"},
-                        {{fmt::format("{}", s.transfers.count), format_bytes(s.bytes_moved),
-                          format_seconds(s.transfers.sum_completion_s), format_seconds(s.transfers.sum_fct_s)}});
-  }
+std::vector<ConsoleTable> run_report_tables(const RunSummary& s, double wall_s, const std::string& out_dir,
+                                            size_t max_links) {
+  std::vector<ConsoleTable> out;
+  out.push_back({{"scenario", "hardware", "seed", "makespan", "activities", "events", "wall", "sim/wall"},
+                 {{s.scenario, s.hardware, fmt::format("{}", s.seed), format_seconds(seconds(s.makespan)),
+                   fmt::format("{}", s.copies + s.kernels + s.collectives_count), fmt::format("{}", s.events),
+                   format_seconds(wall_s), wall_s > 0 ? fmt::format("{:.3g}", seconds(s.makespan) / wall_s) : "-"}},
+                 {}});
+  if (s.transfers.count > 0)
+    out.push_back({{"transfers", "moved", "sum of completions", "sum of FCTs"},
+                   {{fmt::format("{}", s.transfers.count), format_bytes(s.bytes_moved),
+                     format_seconds(s.transfers.sum_completion_s), format_seconds(s.transfers.sum_fct_s)}},
+                   {}});
   if (!s.collectives.empty()) {
-    std::vector<std::vector<std::string>> rows;
+    ConsoleTable t{{"collective", "op", "gpus", "size", "start", "time", "algbw", "busbw"}, {}, {}};
     for (const CollectiveSummary& c : s.collectives) {
       const double alg = algbw_GBps(c);
-      rows.push_back({c.name, c.op, fmt::format("{}", c.gpus), format_bytes(static_cast<double>(c.bytes)),
-                      format_seconds(seconds(c.start)), format_seconds(seconds(c.end - c.start)),
-                      format_rate(alg * 1e9), format_rate(alg * busbw_factor(c.op, c.gpus) * 1e9)});
+      t.rows.push_back({c.name, c.op, fmt::format("{}", c.gpus), format_bytes(static_cast<double>(c.bytes)),
+                        format_seconds(seconds(c.start)), format_seconds(seconds(c.end - c.start)),
+                        format_rate(alg * 1e9), format_rate(alg * busbw_factor(c.op, c.gpus) * 1e9)});
     }
-    out += "\n";
-    out += format_table({"collective", "op", "gpus", "size", "start", "time", "algbw", "busbw"}, rows);
+    out.push_back(std::move(t));
   }
   std::vector<const LinkSummary*> busiest;
   for (const LinkSummary& l : s.links)
@@ -95,20 +94,20 @@ std::string format_run_report(const RunSummary& s, double wall_s, const std::str
   std::stable_sort(busiest.begin(), busiest.end(),
                    [&](auto* a, auto* b) { return utilisation(*a, s.makespan) > utilisation(*b, s.makespan); });
   if (!busiest.empty()) {
-    std::vector<std::vector<std::string>> rows;
+    ConsoleTable t{{"busiest links", "kind", "capacity", "moved", "busy", "utilisation"}, {}, {}};
     for (size_t i = 0; i < busiest.size() && i < max_links; ++i) {
       const LinkSummary& l = *busiest[i];
-      rows.push_back({l.name, l.kind, format_rate(l.bandwidth_Bps), format_bytes(l.bytes),
-                      format_seconds(seconds(l.busy)), fmt::format("{:.1f} %", 100 * utilisation(l, s.makespan))});
+      t.rows.push_back({l.name, l.kind, format_rate(l.bandwidth_Bps), format_bytes(l.bytes),
+                        format_seconds(seconds(l.busy)), fmt::format("{:.1f} %", 100 * utilisation(l, s.makespan))});
     }
-    out += "\n";
-    out += format_table({"busiest links", "kind", "capacity", "moved", "busy", "utilisation"}, rows);
     if (busiest.size() > max_links)
-      out += out_dir.empty()
-                 ? fmt::format("({} more links carried traffic; run with --out DIR to get every link in DIR/summary.json)\n",
-                               busiest.size() - max_links)
-                 : fmt::format("({} more links carried traffic; every link is in {}/summary.json)\n",
-                               busiest.size() - max_links, out_dir);
+      t.notes.push_back(
+          out_dir.empty()
+              ? fmt::format("({} more links carried traffic; run with --out DIR to get every link in DIR/summary.json)",
+                            busiest.size() - max_links)
+              : fmt::format("({} more links carried traffic; every link is in {}/summary.json)",
+                            busiest.size() - max_links, out_dir));
+    out.push_back(std::move(t));
   }
   return out;
 }

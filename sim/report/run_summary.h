@@ -4,6 +4,8 @@
 // docs/metrics.md (section summary.json); this file only computes and formats them.
 #pragma once
 
+#include "sim/report/console_table.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -59,6 +61,7 @@ nlohmann::ordered_json to_json(const RunSummary& s);
 // A few readable tables: the run (with `wall_s`, this machine's time for engine.run(), which is in
 // timing.json, not summary.json), the collectives, the busiest links. `out_dir` is where
 // summary.json went ("" without --out): the note on links left out names it.
-std::string format_run_report(const RunSummary& s, double wall_s, const std::string& out_dir, size_t max_links = 8);
+std::vector<ConsoleTable> run_report_tables(const RunSummary& s, double wall_s, const std::string& out_dir,
+                                            size_t max_links = 8);
 
 }  // namespace parallax

@@ -2,7 +2,7 @@
 // workload.kind == "cluster_packing": replay an Alibaba openb pod list (cluster-trace-gpu-v2023,
 // fractional gpu_milli requests) onto a node list under several GPU-sharing schemes and compare the
 // GPUs they need, their fragmentation and the pods they cannot place (docs/multiplex.md §Cluster
-// packing; run by tools/run_cluster_packing.cpp).
+// packing; run by sim/experiment/cluster_packing_experiment.cpp).
 //
 //   workload:
 //     kind: cluster_packing

@@ -1,7 +1,7 @@
 // File: sim/scenario/colocate_workload.h
 // workload.kind == "colocate": an LS inference service (arrival process, SLO) sharing one GPU
 // with a BE inference job, run once per listed policy (docs/colocate.md; run by
-// tools/run_colocate.cpp).
+// sim/experiment/colocate_experiment.cpp).
 //
 //   workload:
 //     kind: colocate

@@ -1,7 +1,7 @@
 // File: sim/scenario/multiplex_workload.h
 // workload.kind == "multiplex": several batched inference services (catalog models, their own
 // arrival processes and SLOs) sharing one GPU, run once per listed policy (docs/multiplex.md; run
-// by tools/run_multiplex.cpp).
+// by sim/experiment/multiplex_experiment.cpp).
 //
 //   workload:
 //     kind: multiplex

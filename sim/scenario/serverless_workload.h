@@ -1,6 +1,6 @@
 // File: sim/scenario/serverless_workload.h
 // workload.kind == "serverless": functions served by one node under one or more policies
-// (docs/serverless.md; run by tools/run_serverless.cpp).
+// (docs/serverless.md; run by sim/experiment/serverless_experiment.cpp).
 //
 //   workload:
 //     kind: serverless

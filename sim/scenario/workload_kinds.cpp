@@ -22,7 +22,7 @@ namespace {
 
 struct WorkloadKind {
   std::string_view name;
-  void (*read)(const ConfigNode&, const std::string&, const WorkloadContext&, Scenario&);
+  WorkloadReader read;
 };
 
 constexpr std::array<WorkloadKind, 6> kKinds{{
@@ -43,6 +43,12 @@ std::span<const std::string_view> workload_kind_names() {
     return out;
   }();
   return names;
+}
+
+WorkloadReader workload_reader(std::string_view kind) {
+  for (const WorkloadKind& k : kKinds)
+    if (k.name == kind) return k.read;
+  return nullptr;
 }
 
 void read_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,

@@ -25,4 +25,9 @@ void read_workload(const ConfigNode& workload, const std::string& path, const Wo
 
 std::span<const std::string_view> workload_kind_names();
 
+// The reader read_workload uses for `kind`; nullptr for an unknown kind. The experiment registry
+// (sim/experiment/experiment_registry.cpp) names the same reader in its row; its test checks both.
+using WorkloadReader = void (*)(const ConfigNode&, const std::string&, const WorkloadContext&, Scenario&);
+WorkloadReader workload_reader(std::string_view kind);
+
 }  // namespace parallax

@@ -107,7 +107,7 @@ class WatchedPolicy final : public MultiplexPolicy {
   mutable uint64_t checked_launches_ = 0;
 };
 
-// A catalog model as kernels for every batch size (as tools/run_multiplex.cpp builds it).
+// A catalog model as kernels for every batch size (as sim/experiment/multiplex_experiment.cpp builds it).
 ServiceModel catalog_service(const CatalogModel& m, int max_batch) {
   std::vector<LayerFigures> layers;
   for (const CatalogLayer& l : m.layers) layers.push_back({l.name, l.flops, static_cast<double>(l.param_bytes)});

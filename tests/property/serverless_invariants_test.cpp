@@ -39,7 +39,7 @@
 #include "sim/scenario/model_catalog_reader.h"
 #include "tests/property/checked_platform.h"
 #include "tests/property/property_seeds.h"
-#include "tools/serverless_sim.h"
+#include "sim/experiment/serverless_sim.h"
 
 namespace parallax::property {
 namespace {

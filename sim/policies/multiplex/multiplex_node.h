@@ -52,7 +52,7 @@ struct MultiplexMetrics {
 };
 
 // One kernel from launch to finish (kept after record_kernel_spans(): the report's utilisation
-// over time, tools/multiplex_series.h).
+// over time, sim/experiment/multiplex_series.h).
 struct MultiplexKernelSpan {
   Time start, end;
   int service = 0;

@@ -3,7 +3,7 @@
 // GEMM + collective pair as its strategy's schedule (overlap_schedule.h), a lone kernel as one
 // compute task on every GPU of the group whose FLOPs make it take the model's time alone on the
 // whole GPU (so the DES adds only what sharing adds). Running the ops one after another, each on
-// its own platform, is the driver's job (tools/overlap_des.h): Megatron runs them in one stream.
+// its own platform, is the driver's job (sim/experiment/overlap_des.h): Megatron runs them in one stream.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // File: sim/policies/serverless/catalog_models.h
 // Catalog models (scenarios/models/catalog.yaml) as the serverless policies see them: the one bridge
 // from the model catalog to ServedModel, shared by `parallax run` and `bench serverless`
-// (tools/serverless_sim.cpp), the hardware trial (hw/serverless_trial.cpp) and the property test.
+// (sim/experiment/serverless_sim.cpp), the hardware trial (hw/serverless_trial.cpp) and the property test.
 #pragma once
 
 #include <span>

@@ -1,6 +1,6 @@
 // File: sim/policies/serverless/served_model.h
 // What the serverless policies know about functions and the node, handed to them by whoever
-// builds the simulation (tools/run_serverless.cpp from the model catalog and the topology; a
+// builds the simulation (sim/experiment/serverless_experiment.cpp from the model catalog and the topology; a
 // hardware backend from its own probe): per function its model's layers on this node's GPUs, its
 // SLO and its native footprint; per GPU pair the NVLink bandwidth and per GPU its PCIe-switch
 // sibling (torpor controller.hpp keeps the same two tables).

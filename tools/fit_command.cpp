@@ -24,7 +24,7 @@
 #include "sim/policies/overlap/ring_hops.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/json_output.h"
-#include "tools/nccl_fabric.h"
+#include "sim/predict/nccl_fabric.h"
 #include "tools/report_command.h"
 #include "hw/realtime_prediction.h"
 #include "sim/scenario/calibration_reader.h"

@@ -27,8 +27,6 @@
 #include "tools/bench_scale.h"
 #include "tools/bench_serverless.h"
 #include "tools/predict_command.h"
-#include "tools/predict_model.h"
-#include "tools/predict_swap.h"
 #include "tools/reference_command.h"
 #include "tools/report_command.h"
 #include "tools/run_command.h"
@@ -98,39 +96,7 @@ int main(int argc, char** argv) {
   parallax::ServerlessBench serverless_bench(*bench_cmd);
   parallax::FabricBench fabric_bench(*bench_cmd);
 
-  CLI::App* predict_cmd = app.add_subcommand("predict", "Ask a cost model directly (JSON on stdout)");
-  predict_cmd->require_subcommand(1);
-  parallax::PredictCollectiveOptions pc;
-  CLI::App* predict_coll = predict_cmd->add_subcommand("collective", "Time of one collective on a preset's ring");
-  predict_coll->add_option("--hardware", pc.hardware, "hardware preset")->required();
-  predict_coll->add_option("--op", pc.op, "all_reduce | all_gather | reduce_scatter | all_to_all | broadcast | reduce | send_recv")->required();
-  predict_coll->add_option("--gpus", pc.gpus, "GPUs 0..P-1 (across the fabric's nodes: P/nodes on each)")->required()->check(CLI::Range(int64_t{2}, int64_t{65536}));
-  predict_coll->add_option("--bytes", pc.bytes, "nccl-tests' S, e.g. 64MiB")->required();
-  predict_coll->add_option("--algo", pc.algo, "ring | double_ring | tree | p2p | nvls | nvls_tree | auto")->capture_default_str();
-  predict_coll->add_option("--protocol", pc.protocol, "LL | LL128 | Simple | auto")->capture_default_str();
-  predict_coll->add_option("--calibration", pc.calibration, "use the protocols fitted in this calibration file (parallax fit --nccl-tests)");
-  predict_coll->add_option("--nodes", pc.nodes, "copies of the preset's box joined by its fabric (dgx-a100, dgx-h100)")
-      ->check(CLI::Range(1, 16384))->capture_default_str();
-  parallax::PredictOverlapOptions po;
-  CLI::App* predict_ovl = predict_cmd->add_subcommand("overlap", "Every overlap strategy for one GEMM + collective");
-  predict_ovl->add_option("--hardware", po.hardware, "hardware preset")->required();
-  predict_ovl->add_option("--op", po.op, "ag_gemm | gemm_rs | gemm_ar")->required();
-  predict_ovl->add_option("--m", po.m, "GEMM rows (tokens)")->required()->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
-  predict_ovl->add_option("--n", po.n, "GEMM columns")->required()->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
-  predict_ovl->add_option("--k", po.k, "GEMM inner dimension")->required()->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
-  predict_ovl->add_option("--tp", po.tp, "tensor-parallel GPUs")->required()->check(CLI::Range(int64_t{1}, int64_t{65536}));
-
-  parallax::PredictSwapOptions ps;
-  CLI::App* predict_swap = predict_cmd->add_subcommand("swap", "First-request latency with the model swapped in");
-  predict_swap->add_option("--hardware", ps.hardware, "hardware preset")->required();
-  predict_swap->add_option("--model", ps.model, "model catalog name, e.g. resnet152")->required();
-  predict_swap->add_option("--path", ps.path, "pcie | nvlink | none")->capture_default_str();
-  predict_swap->add_option("--gpu", ps.gpu, "destination GPU")->check(CLI::Range(0, 65535))->capture_default_str();
-  predict_swap->add_option("--loading", ps.loading, "pipelined | whole")->capture_default_str();
-
-  parallax::PredictModelOptions pm;
-  parallax::PredictGemmOptions pg;
-  const auto [predict_model, predict_gemm] = parallax::add_predict_model_subcommands(*predict_cmd, pm, pg);
+  parallax::PredictCommands predict(app);
 
   parallax::SweepOptions sweep;
   CLI::App* sweep_cmd = parallax::add_sweep_subcommand(app, sweep);
@@ -176,11 +142,7 @@ int main(int argc, char** argv) {
   if (compare_cmd->parsed()) return guarded([&] { return parallax::compare_command(compare); });
   if (const int rc = guarded([&] { return parallax::reference_command(app, reference); }); rc >= 0) return rc;
   if (hw_cmd->parsed()) return guarded([&] { return parallax::hw::hw_command(hw); });
-  if (predict_coll->parsed()) return guarded([&] { return parallax::predict_collective_command(pc); });
-  if (predict_ovl->parsed()) return guarded([&] { return parallax::predict_overlap_command(po); });
-  if (predict_swap->parsed()) return guarded([&] { return parallax::predict_swap_command(ps); });
-  if (predict_model->parsed()) return guarded([&] { return parallax::predict_model_command(pm); });
-  if (predict_gemm->parsed()) return guarded([&] { return parallax::predict_gemm_command(pg); });
+  if (predict.parsed()) return guarded([&] { return predict.run(); });
   if (bench_engine->parsed()) return guarded([&] { return parallax::bench_engine(hold_events); });
   if (scale_bench.parsed()) return guarded([&] { return scale_bench.run(); });
   if (serverless_bench.parsed()) return guarded([&] { return serverless_bench.run(); });

@@ -1,39 +1,30 @@
 // File: tools/predict_command.h
-// `parallax predict`: ask a cost model directly, print JSON on stdout.
-//   predict collective --hardware PRESET --op OP --gpus P --bytes N
-//                      [--algo ring|double_ring|tree|p2p|auto] [--protocol LL|LL128|Simple|auto]
-//                      [--calibration FILE]
-//     OP: all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, reduce, send_recv.
-//     NCCL's choice (models/nccl_tuning.h): the fastest algorithm and protocol unless pinned.
-//   predict overlap    --hardware PRESET --op ag_gemm|gemm_rs|gemm_ar --m M --n N --k K --tp P
-// Rings run over GPUs 0..P−1 of the preset (sim/policies/overlap/ring_hops.h). Bad arguments
-// throw InputError (exit 2). Fields: docs/overlap.md §parallax predict.
+// `parallax predict collective|overlap|swap|model|gemm`: the options of each (docs/cli.md); the
+// answers come from sim/predict (JSON on stdout). Registered on the app by one constructor call.
 #pragma once
 
-#include <cstdint>
-#include <string>
+#include <CLI/CLI.hpp>
+
+#include "sim/predict/collective_prediction.h"
+#include "sim/predict/model_prediction.h"
+#include "sim/predict/swap_prediction.h"
 
 namespace parallax {
 
-struct PredictCollectiveOptions {
-  std::string hardware;
-  std::string op;
-  int64_t gpus = 0;
-  std::string bytes;  // a byte count: "64MiB", "1e9", "4096"
-  std::string algo = "auto";
-  std::string protocol = "auto";
-  std::string calibration;  // a calibration file with a fit for (op, gpus): its ring replaces the preset's
-  int nodes = 1;            // copies of the preset's box joined by its fabric (hardware_spec.h FabricSpec)
-};
+class PredictCommands {
+ public:
+  explicit PredictCommands(CLI::App& app);
+  bool parsed() const { return predict_->parsed(); }
+  int run() const;  // prints the parsed subcommand's answer
 
-struct PredictOverlapOptions {
-  std::string hardware;
-  std::string op;
-  int64_t m = 0, n = 0, k = 0;
-  int64_t tp = 0;
+ private:
+  CLI::App* predict_ = nullptr;
+  CLI::App *collective_ = nullptr, *overlap_ = nullptr, *swap_ = nullptr, *model_ = nullptr, *gemm_ = nullptr;
+  PredictCollectiveOptions pc_;
+  PredictOverlapOptions po_;
+  PredictSwapOptions ps_;
+  PredictModelOptions pm_;
+  PredictGemmOptions pg_;
 };
-
-int predict_collective_command(const PredictCollectiveOptions& options);
-int predict_overlap_command(const PredictOverlapOptions& options);
 
 }  // namespace parallax

@@ -11,15 +11,16 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 # A folder's files may not include these (prefixes of the included path).
 FORBIDDEN = {
-    "sim/engine": ["tools/", "sim/experiment/", "sim/policies/", "sim/scenario/", "sim/workload/", "sim/report/"],
-    "sim/platform": ["tools/", "sim/experiment/", "sim/policies/", "sim/scenario/", "sim/report/"],
-    "sim/report": ["tools/", "sim/experiment/", "sim/policies/"],
-    "sim/workload": ["tools/", "sim/experiment/", "sim/policies/"],
-    "sim/scenario": ["tools/", "sim/experiment/", "sim/policies/"],
-    "sim/policies": ["tools/", "sim/experiment/"],
-    "sim/sweep": ["tools/", "sim/experiment/"],
+    "sim/engine": ["tools/", "sim/experiment/", "sim/predict/", "sim/policies/", "sim/scenario/", "sim/workload/", "sim/report/"],
+    "sim/platform": ["tools/", "sim/experiment/", "sim/predict/", "sim/policies/", "sim/scenario/", "sim/report/"],
+    "sim/report": ["tools/", "sim/experiment/", "sim/predict/", "sim/policies/"],
+    "sim/workload": ["tools/", "sim/experiment/", "sim/predict/", "sim/policies/"],
+    "sim/scenario": ["tools/", "sim/experiment/", "sim/predict/", "sim/policies/"],
+    "sim/policies": ["tools/", "sim/experiment/", "sim/predict/"],
+    "sim/sweep": ["tools/", "sim/experiment/", "sim/predict/"],
     "sim/experiment": ["tools/"],
-    "models": ["tools/", "sim/experiment/"],
+    "sim/predict": ["tools/", "sim/experiment/"],
+    "models": ["tools/", "sim/experiment/", "sim/predict/"],
     "hw": ["tools/"],
     "tests": ["tools/"],
 }

@@ -1,10 +1,12 @@
-// File: tools/predict_swap.h
+// File: sim/predict/swap_prediction.h
 // `parallax predict swap --hardware PRESET --model NAME --path pcie|nvlink|none [--gpu G]
 // [--loading pipelined|whole]`: the first request's latency with the model swapped in, from
 // models/swap_cost.h, as JSON (`latency_s`, path bandwidth, groups, compute).
 #pragma once
 
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 namespace parallax {
 
@@ -13,6 +15,6 @@ struct PredictSwapOptions {
   int gpu = 0;
 };
 
-int predict_swap_command(const PredictSwapOptions& options);
+nlohmann::ordered_json predict_swap(const PredictSwapOptions& options);
 
 }  // namespace parallax

@@ -1,18 +1,15 @@
-// File: tools/predict_model.h
+// File: sim/predict/model_prediction.h
 // `parallax predict model --hardware PRESET --model NAME [--batch B] [--sequence L] [--sms S]
 // [--bandwidth-share β] [--dtype bf16|fp16|tf32] [--kernels]`: a model's forward latency on part of
 // one GPU, and `parallax predict gemm --hardware PRESET --m M --n N --k K [--batch B] [--dtype D]
-// [--sms S]`: one GEMM, both from the kernel model of models/op_kernels.h (JSON on stdout).
+// [--sms S]`: one GEMM, both from the kernel model of models/op_kernels.h (JSON).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <utility>
 
-namespace CLI {
-class App;
-}
+#include <nlohmann/json.hpp>
 
 namespace parallax {
 
@@ -31,10 +28,7 @@ struct PredictGemmOptions {
   std::optional<int> sms;
 };
 
-// Registers `predict model` and `predict gemm` under `predict`; returns them in that order.
-std::pair<CLI::App*, CLI::App*> add_predict_model_subcommands(CLI::App& predict, PredictModelOptions& model,
-                                                              PredictGemmOptions& gemm);
-int predict_model_command(const PredictModelOptions& options);
-int predict_gemm_command(const PredictGemmOptions& options);
+nlohmann::ordered_json predict_model(const PredictModelOptions& options);
+nlohmann::ordered_json predict_gemm(const PredictGemmOptions& options);
 
 }  // namespace parallax

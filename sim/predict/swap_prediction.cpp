@@ -1,14 +1,12 @@
-// File: tools/predict_swap.cpp
-#include "tools/predict_swap.h"
+// File: sim/predict/swap_prediction.cpp
+#include "sim/predict/swap_prediction.h"
 
-#include <cstdio>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "models/swap_cost.h"
 #include "sim/platform/topology.h"
-#include "sim/report/json_output.h"
 #include "sim/io/input_error.h"
 #include "sim/scenario/model_catalog_reader.h"
 #include "sim/scenario/scenario_loader.h"
@@ -33,7 +31,7 @@ models::SwapPath route_path(Topology& topo, int src, int dst, bool& nvlink_only)
 
 }  // namespace
 
-int predict_swap_command(const PredictSwapOptions& o) {
+nlohmann::ordered_json predict_swap(const PredictSwapOptions& o) {
   const HardwareSpec hw = load_hardware_preset(o.hardware);
   const CatalogModel& m = embedded_model_catalog().at(o.model);
   const int kind = catalog_gpu_kind(hw.gpus.empty() ? "" : hw.gpus[0].model);
@@ -88,8 +86,7 @@ int predict_swap_command(const PredictSwapOptions& o) {
                                             : models::pipelined_swap_latency_s(layers, path);
     if (o.loading == "pipelined") out["estimate_s"] = models::pipelined_swap_estimate_s(layers, path);
   }
-  std::fputs(format_json(out).c_str(), stdout);
-  return 0;
+  return out;
 }
 
 }  // namespace parallax

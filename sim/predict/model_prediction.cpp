@@ -1,15 +1,12 @@
-// File: tools/predict_model.cpp
-#include "tools/predict_model.h"
+// File: sim/predict/model_prediction.cpp
+#include "sim/predict/model_prediction.h"
 
-#include <cstdio>
 #include <stdexcept>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "models/op_kernels.h"
-#include "sim/report/json_output.h"
 #include "sim/io/input_error.h"
 #include "sim/scenario/scenario_loader.h"
 
@@ -75,34 +72,7 @@ nlohmann::ordered_json kernel_json(const OpKernel& k) {
 
 }  // namespace
 
-std::pair<CLI::App*, CLI::App*> add_predict_model_subcommands(CLI::App& predict, PredictModelOptions& pm,
-                                                              PredictGemmOptions& pg) {
-  CLI::App* model = predict.add_subcommand("model", "A model's forward latency on part of one GPU, per kernel on request");
-  model->add_option("--hardware", pm.hardware, "hardware preset (its first GPU)")->required();
-  model->add_option("--model", pm.model, "resnet50 | resnet101 | resnet152 | densenet121 | densenet169 | densenet201 | "
-                                         "inception_v3 | efficientnet_b0 | bert_base | bert_qa | gpt2 | llama2_7b | llama2_13b")
-      ->required();
-  model->add_option("--batch", pm.batch, "samples per forward pass")->check(CLI::Range(1, 1 << 20))->capture_default_str();
-  model->add_option("--sequence", pm.sequence, "tokens per sample (transformers; default: the catalog's input)")
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
-  model->add_option("--sms", pm.sms, "SMs the model may use (default: all)");
-  model->add_option("--bandwidth-share", pm.bandwidth_share, "share of HBM bandwidth, in (0, 1]")->capture_default_str();
-  model->add_option("--dtype", pm.dtype, "bf16 | fp16 | tf32")->capture_default_str();
-  model->add_flag("--kernels", pm.kernels, "list every kernel: grid, blocks per SM, SMs used, FLOPs, bytes, time");
-  CLI::App* gemm = predict.add_subcommand("gemm", "One GEMM's time and FLOP/s from the kernel model");
-  gemm->add_option("--hardware", pg.hardware, "hardware preset (its first GPU)")->required();
-  const auto dim = CLI::Range(int64_t{1}, int64_t{2147483647});
-  gemm->add_option("--m", pg.m, "rows of A and C")->required()->check(dim);
-  gemm->add_option("--n", pg.n, "columns of B and C")->required()->check(dim);
-  gemm->add_option("--k", pg.k, "inner dimension")->required()->check(dim);
-  gemm->add_option("--batch", pg.batch, "independent products (batched GEMM)")->check(CLI::Range(int64_t{1}, int64_t{1} << 20))
-      ->capture_default_str();
-  gemm->add_option("--dtype", pg.dtype, "bf16 | fp16 | tf32")->capture_default_str();
-  gemm->add_option("--sms", pg.sms, "SMs the GEMM may use (default: all)");
-  return {model, gemm};
-}
-
-int predict_model_command(const PredictModelOptions& o) {
+nlohmann::ordered_json predict_model(const PredictModelOptions& o) {
   const Gpu g = preset_gpu(o.hardware);
   const int sms = chosen_sms(g, o.sms);
   const DataType dtype = chosen_dtype(o.dtype);
@@ -139,11 +109,10 @@ int predict_model_command(const PredictModelOptions& o) {
     }
     out["kernels"] = std::move(ks);
   }
-  std::fputs(format_json(out).c_str(), stdout);
-  return 0;
+  return out;
 }
 
-int predict_gemm_command(const PredictGemmOptions& o) {
+nlohmann::ordered_json predict_gemm(const PredictGemmOptions& o) {
   const Gpu g = preset_gpu(o.hardware);
   const int sms = chosen_sms(g, o.sms);
   const DataType dtype = chosen_dtype(o.dtype);
@@ -163,8 +132,7 @@ int predict_gemm_command(const PredictGemmOptions& o) {
   out["time_s"] = time;
   out["flops_per_s"] = k.shape.flops / time;
   out["kernel"] = kernel_json(k);
-  std::fputs(format_json(out).c_str(), stdout);
-  return 0;
+  return out;
 }
 
 }  // namespace parallax

@@ -1,4 +1,4 @@
-// File: tools/nccl_fabric.h
+// File: sim/predict/nccl_fabric.h
 // What NCCL's model (models/nccl_tuning.h, a leaf that never sees sim/) is told about a hardware
 // preset: the box from the ring over its GPUs, NVLS when Hopper GPUs hang off an NVSwitch, and
 // HardwareSpec::fabric as a models::NcclNet:

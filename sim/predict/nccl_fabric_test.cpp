@@ -1,7 +1,7 @@
-// File: tools/nccl_fabric_test.cpp
-// HardwareSpec::fabric as NCCL's model sees it (tools/nccl_fabric.h), on FabricSpecs filled by
+// File: sim/predict/nccl_fabric_test.cpp
+// HardwareSpec::fabric as NCCL's model sees it (sim/predict/nccl_fabric.h), on FabricSpecs filled by
 // hand (DGX A100: 8 × HDR 200 Gb/s = 25 GB/s per GPU; DGX H100: 8 × NDR 400 Gb/s; REFERENCE.md §1.6).
-#include "tools/nccl_fabric.h"
+#include "sim/predict/nccl_fabric.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// File: tools/nccl_fabric.cpp
+// File: sim/predict/nccl_fabric.cpp
 // HardwareSpec → models::NcclBox (nccl_fabric.h).
-#include "tools/nccl_fabric.h"
+#include "sim/predict/nccl_fabric.h"
 
 #include <algorithm>
 

@@ -33,23 +33,86 @@ void RequestQueue::push(uint32_t request, uint32_t function, uint64_t sequence) 
     sequence_of_.resize(grown);
     key_at_push_.resize(grown);
     settled_.resize(grown);
+    queued_.resize(grown);
   }
   function_of_[request] = function;
   sequence_of_[request] = sequence;
-  key_at_push_[request] = key_of(request);
-  settled_[request] = false;
-  per_function_[function].fresh.insert(key_at_push_[request]);
+  queued_[request] = true;
+  if (kind_ == QueueKind::fifo) {
+    fifo_push(per_function_[function], sequence, request);
+  } else {
+    key_at_push_[request] = key_of(request);
+    settled_[request] = false;
+    per_function_[function].fresh.insert(key_at_push_[request]);
+  }
   ++size_;
   refresh_head(function);
 }
 
 void RequestQueue::erase(uint32_t request) {
+  if (request >= queued_.size() || !queued_[request]) return;
+  queued_[request] = false;
   const uint32_t f = function_of_[request];
   FunctionQueue& q = per_function_[f];
-  const size_t erased = settled_[request] ? q.settled.erase(sequence_of_[request]) : q.fresh.erase(key_at_push_[request]);
-  if (erased == 0) return;
+  if (kind_ == QueueKind::fifo) {
+    fifo_erase(q);
+  } else if (settled_[request]) {
+    q.settled.erase(sequence_of_[request]);
+  } else {
+    q.fresh.erase(key_at_push_[request]);
+  }
   --size_;
   refresh_head(f);
+}
+
+// Arrivals come in sequence order, so a push is an append; a request pushed late (keep-alive
+// releases the ones that waited for a container) is put in its place.
+void RequestQueue::fifo_push(FunctionQueue& q, uint64_t sequence, uint32_t request) {
+  const auto first = q.arrived.begin() + static_cast<std::ptrdiff_t>(q.front);
+  if (first == q.arrived.end() || q.arrived.back().first < sequence) {
+    q.arrived.emplace_back(sequence, request);
+    return;
+  }
+  const auto at = std::upper_bound(first, q.arrived.end(), sequence,
+                                   [](uint64_t s, const std::pair<uint64_t, uint32_t>& e) { return s < e.first; });
+  q.arrived.insert(at, {sequence, request});
+}
+
+// One of q's requests was just marked erased: drop the dead ones at the front, and compact when
+// the dead outnumber the live or the dropped prefix is more than half the vector (amortised O(1)).
+void RequestQueue::fifo_erase(FunctionQueue& q) {
+  ++q.dead;
+  while (q.front < q.arrived.size() && !live(q.arrived[q.front])) {
+    ++q.front;
+    --q.dead;
+  }
+  const size_t remaining = q.arrived.size() - q.front;
+  if (q.dead * 2 <= remaining && q.front * 2 <= q.arrived.size()) return;
+  size_t kept = 0;
+  for (size_t i = q.front; i < q.arrived.size(); ++i)
+    if (live(q.arrived[i])) q.arrived[kept++] = q.arrived[i];
+  q.arrived.resize(kept);
+  q.front = 0;
+  q.dead = 0;
+}
+
+// The first live key of q past `after` (every fifo key is (0, 0, sequence, request)).
+std::optional<RequestQueue::Key> RequestQueue::fifo_after(const FunctionQueue& q, const Key* after) const {
+  auto it = q.arrived.begin() + static_cast<std::ptrdiff_t>(q.front);
+  if (after != nullptr) {
+    const auto mine = std::make_tuple(0, 0.0);
+    const auto theirs = std::tie(after->priority_class, after->score);
+    if (theirs > mine) return std::nullopt;
+    if (theirs == mine && after->tie >= 0) {
+      const auto tie = static_cast<uint64_t>(after->tie);
+      it = std::lower_bound(it, q.arrived.end(), tie,
+                            [](const std::pair<uint64_t, uint32_t>& e, uint64_t s) { return e.first < s; });
+      while (it != q.arrived.end() && it->first == tie && it->second <= after->request) ++it;
+    }
+  }
+  while (it != q.arrived.end() && !live(*it)) ++it;
+  if (it == q.arrived.end()) return std::nullopt;
+  return Key{0, 0, static_cast<int64_t>(it->first), it->second};
 }
 
 // The settled requests' keys are (class, score, tie, request) with tie = sequence (high) or
@@ -83,6 +146,7 @@ std::optional<RequestQueue::Key> RequestQueue::settled_after(const FunctionQueue
 
 std::optional<RequestQueue::Key> RequestQueue::next_of(uint32_t function, const Key* after) const {
   const FunctionQueue& q = per_function_[function];
+  if (kind_ == QueueKind::fifo) return fifo_after(q, after);
   std::optional<Key> best;
   const auto it = after == nullptr ? q.fresh.begin() : q.fresh.upper_bound(*after);
   if (it != q.fresh.end()) best = *it;
@@ -92,8 +156,10 @@ std::optional<RequestQueue::Key> RequestQueue::next_of(uint32_t function, const 
 
 void RequestQueue::refresh_head(uint32_t function) {
   FunctionQueue& q = per_function_[function];
+  std::optional<Key> head = next_of(function, nullptr);
+  if (head == q.head) return;  // a push behind the head: heads_ stays as it is
   if (q.head) heads_.erase(*q.head);
-  q.head = next_of(function, nullptr);
+  q.head = head;
   if (q.head) heads_.insert(*q.head);
 }
 

@@ -43,8 +43,10 @@ class RequestQueue {
   };
 
   RequestQueue(QueueKind kind, int functions, double percentile);
+  // `sequence` is unique per push (the node's arrival order): fifo tells a reused request id's
+  // dead entry from its live one by it.
   void push(uint32_t request, uint32_t function, uint64_t sequence);
-  void erase(uint32_t request);  // O(log n)
+  void erase(uint32_t request);  // O(log n); fifo: amortised O(1)
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
 
@@ -79,14 +81,27 @@ class RequestQueue {
   };
   // One function's queued requests: those keyed at the last resort, which share one class and
   // score and so are ordered by their sequence, and those pushed since, each with its own key.
+  // fifo: all of its keys are (0, 0, sequence, request), so its requests are kept in `arrived`,
+  // ascending sequence, 16 B each where a set node takes 64 (docs/performance.md "Serverless
+  // overload"). An erased request stays there, dead, until it reaches the front or until the dead
+  // outnumber the live (then the vector is compacted): a dispatch may take a request past the head.
   struct FunctionQueue {
     std::map<uint64_t, uint32_t> settled;  // sequence -> request
     std::set<Key> fresh;
     int priority_class = 0;  // of the settled ones
     double score = 0;
     std::optional<Key> head;  // its entry in heads_
+    std::vector<std::pair<uint64_t, uint32_t>> arrived;  // fifo: (sequence, request)
+    size_t front = 0;  // arrived[front] is live, or front == arrived.size()
+    size_t dead = 0;   // erased entries past front
   };
   Key key_of(uint32_t request) const;
+  bool live(const std::pair<uint64_t, uint32_t>& entry) const {
+    return queued_[entry.second] && sequence_of_[entry.second] == entry.first;
+  }
+  void fifo_push(FunctionQueue& q, uint64_t sequence, uint32_t request);
+  void fifo_erase(FunctionQueue& q);
+  std::optional<Key> fifo_after(const FunctionQueue& q, const Key* after) const;
   std::optional<Key> settled_after(const FunctionQueue& q, const Key* after) const;
   void refresh_head(uint32_t function);
   void adapt_alpha();
@@ -99,6 +114,7 @@ class RequestQueue {
   std::vector<uint64_t> sequence_of_;  // per request
   std::vector<Key> key_at_push_;       // per request: its key among its function's fresh ones
   std::vector<bool> settled_;          // per request: among its function's settled ones
+  std::vector<bool> queued_;           // per request: pushed and not erased
   std::vector<FunctionQueue> per_function_;
   std::set<Key> heads_;                // the first key of each function with queued requests
   size_t size_ = 0;

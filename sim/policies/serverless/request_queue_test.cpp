@@ -7,6 +7,7 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace parallax {
 namespace {
@@ -195,6 +196,86 @@ TEST(RequestQueue, MatchesTheFullRekeyingDefinition) {
       for (std::optional<RequestQueue::Key> k = head; k; k = q.next_of(q.function_of(k->request), &*k)) walked.push_back(*k);
     std::sort(walked.begin(), walked.end());
     ASSERT_EQ(walked, sorted) << "step " << step;
+  }
+}
+
+// The FIFO queue's per-function vectors (erased entries left dead until the front or a compaction)
+// against one ordered set of (0, 0, sequence, request) keys, through pushes that reuse the ids of
+// erased requests, pushes of older sequences (keep-alive releases requests that waited), erases
+// of any request and next_of past any key, queued or just erased, of any function.
+TEST(RequestQueue, FifoMatchesOneOrderedSet) {
+  constexpr uint32_t kFunctions = 4;
+  RequestQueue q(QueueKind::fifo, kFunctions, 0.98);
+  std::set<RequestQueue::Key> reference;
+  std::map<uint32_t, uint32_t> function_of;  // queued request -> function
+  std::vector<uint32_t> free_ids;
+  std::vector<uint64_t> held_back;  // sequences drawn but pushed later
+  uint32_t next_id = 0;
+  uint64_t next_sequence = 0;
+  uint64_t state = 777;
+  const auto draw = [&state](uint32_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<uint32_t>((state >> 33) % n);
+  };
+  std::optional<RequestQueue::Key> last_erased;
+  for (int step = 0; step < 6000; ++step) {
+    const uint32_t what = draw(10);
+    if (what < 5) {
+      uint64_t sequence = next_sequence++;
+      if (draw(8) == 0) {
+        held_back.push_back(sequence);  // pushed at a later step, behind newer ones
+        continue;
+      }
+      if (!held_back.empty() && draw(3) == 0) {
+        held_back.push_back(sequence);
+        sequence = held_back.front();
+        held_back.erase(held_back.begin());
+      }
+      uint32_t id = next_id;
+      if (!free_ids.empty() && draw(2) == 0) {
+        id = free_ids.back();
+        free_ids.pop_back();
+      } else {
+        ++next_id;
+      }
+      const uint32_t f = draw(kFunctions);
+      q.push(id, f, sequence);
+      function_of[id] = f;
+      reference.insert({0, 0, static_cast<int64_t>(sequence), id});
+    } else if (what < 9 && !reference.empty()) {
+      auto it = reference.begin();
+      // Mostly near the front, as dispatch takes them, sometimes anywhere.
+      std::advance(it, draw(draw(4) == 0 ? static_cast<uint32_t>(reference.size()) : std::min<uint32_t>(3, static_cast<uint32_t>(reference.size()))));
+      last_erased = *it;
+      q.erase(it->request);
+      function_of.erase(it->request);
+      free_ids.push_back(it->request);
+      reference.erase(it);
+    }
+    std::vector<uint32_t> expected;
+    for (const RequestQueue::Key& k : reference) expected.push_back(k.request);
+    ASSERT_EQ(q.dispatch_order(), expected) << "step " << step;
+    ASSERT_EQ(q.size(), reference.size());
+    std::vector<RequestQueue::Key> heads;
+    for (uint32_t f = 0; f < kFunctions; ++f) {
+      const auto first = std::find_if(reference.begin(), reference.end(), [&](const RequestQueue::Key& k) { return function_of.at(k.request) == f; });
+      if (first != reference.end()) heads.push_back(*first);
+    }
+    std::sort(heads.begin(), heads.end());
+    ASSERT_EQ(std::vector<RequestQueue::Key>(q.heads().begin(), q.heads().end()), heads) << "step " << step;
+    std::vector<RequestQueue::Key> afters(reference.begin(), reference.end());
+    if (last_erased) afters.push_back(*last_erased);
+    if (afters.empty()) continue;
+    const RequestQueue::Key after = afters[draw(static_cast<uint32_t>(afters.size()))];
+    for (uint32_t f = 0; f < kFunctions; ++f) {
+      std::optional<RequestQueue::Key> want;
+      for (auto it = reference.upper_bound(after); it != reference.end(); ++it)
+        if (function_of.at(it->request) == f) {
+          want = *it;
+          break;
+        }
+      ASSERT_EQ(q.next_of(f, &after), want) << "step " << step << ", function " << f;
+    }
   }
 }
 

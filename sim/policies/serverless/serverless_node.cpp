@@ -114,7 +114,7 @@ void ServerlessNode::start(std::span<const ServerlessArrival> arrivals) {
 
 bool ServerlessNode::work_left() const {
   if (next_arrival_ < arrivals_.size() || !queue_.empty() || !wait_order_.empty()) return true;
-  if (std::any_of(waiting_.begin(), waiting_.end(), [](const auto& w) { return !w.empty(); })) return true;
+  if (waiting_requests_ > 0) return true;
   return std::any_of(executors_.begin(), executors_.end(), [](const auto& e) { return e->busy(); });
 }
 

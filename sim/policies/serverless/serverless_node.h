@@ -16,6 +16,7 @@
 #include <deque>
 #include <stdexcept>
 #include <memory>
+#include <set>
 #include <span>
 #include <vector>
 
@@ -163,6 +164,10 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   int native_gpus_needed_ = 0;
   std::vector<Time> keepalive_window_;               // per function
   std::vector<std::vector<uint32_t>> waiting_;       // per function: requests without a container
+  uint64_t waiting_requests_ = 0;                    // in all of waiting_
+  // A tick visits these only, not every function (docs/performance.md "Serverless overload"):
+  std::set<uint32_t> containers_;                    // functions with a container, ascending
+  std::vector<uint32_t> ready_;                      // functions with ready_unreleased_ set
   std::deque<uint32_t> wait_order_;                  // functions waiting for a slot, first come first
   std::vector<bool> in_wait_order_, launched_ever_, ready_unreleased_;
   std::vector<int> slots_used_;                      // per GPU

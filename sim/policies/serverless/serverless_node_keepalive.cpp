@@ -43,6 +43,9 @@ void ServerlessNode::keepalive_setup() {
   for (size_t f = 0; f < functions; ++f)
     keepalive_window_.push_back(policy_.keepalive_p99_gaps ? p99_gap(times[f], policy_.keepalive) : policy_.keepalive);
   waiting_.assign(functions, {});
+  waiting_requests_ = 0;
+  containers_.clear();
+  ready_.clear();
   in_wait_order_.assign(functions, false);
   launched_ever_.assign(functions, false);
   ready_unreleased_.assign(functions, false);
@@ -53,6 +56,7 @@ void ServerlessNode::keepalive_setup() {
     const int g = static_cast<int>(f % static_cast<uint32_t>(gpus));
     if (!pools_[static_cast<size_t>(g)]->allocate(footprint_[f])) continue;
     native_gpu_[f] = g;
+    containers_.insert(f);
     residency_.set_state(f, g, Residency::resident);
     ++slots_used_[static_cast<size_t>(g)];
     launched_ever_[f] = true;
@@ -75,6 +79,7 @@ void ServerlessNode::keepalive_arrive(uint32_t request) {
     return;
   }
   waiting_[f].push_back(request);
+  ++waiting_requests_;
   if (g < 0 && !in_wait_order_[f]) {
     wait_order_.push_back(f);
     in_wait_order_[f] = true;
@@ -84,16 +89,23 @@ void ServerlessNode::keepalive_arrive(uint32_t request) {
 void ServerlessNode::keepalive_ready(uint32_t function) {
   residency_.set_last_use(function, native_gpu_[function], platform_.now());
   residency_.set_state(function, native_gpu_[function], Residency::resident);
+  if (!ready_unreleased_[function]) ready_.push_back(function);
   ready_unreleased_[function] = true;
 }
 
 void ServerlessNode::keepalive_tick() {
   const Time now = platform_.now();
-  for (uint32_t f = 0; f < functions_.size(); ++f) {
+  // In function order, as a scan of every function would go.
+  for (auto it = containers_.begin(); it != containers_.end();) {
+    const uint32_t f = *it;
     const int g = native_gpu_[f];
-    if (g < 0 || ready_unreleased_[f] || function_running_[f] || queued_per_function_[f] > 0) continue;
     const ResidencyEntry& e = residency_.at(f, g);
-    if (e.state != Residency::resident || now - e.last_use <= keepalive_window_[f]) continue;
+    if (ready_unreleased_[f] || function_running_[f] || queued_per_function_[f] > 0 ||
+        e.state != Residency::resident || now - e.last_use <= keepalive_window_[f]) {
+      ++it;
+      continue;
+    }
+    it = containers_.erase(it);
     pools_[static_cast<size_t>(g)]->free(footprint_[f]);
     residency_.set_state(f, g, Residency::absent);
     --slots_used_[static_cast<size_t>(g)];
@@ -110,6 +122,7 @@ void ServerlessNode::keepalive_tick() {
       in_wait_order_[f] = false;
       ++slots_used_[static_cast<size_t>(g)];
       native_gpu_[f] = g;
+      containers_.insert(f);
       residency_.set_state(f, g, Residency::loading);
       if (now <= arrivals_.back().at) launched_ever_[f] = true;  // started while the trace ran
       const ServedModel& m = model_of(f);
@@ -120,9 +133,10 @@ void ServerlessNode::keepalive_tick() {
     }
     sample_pool(g);
   }
-  for (uint32_t f = 0; f < functions_.size(); ++f) {
-    if (!ready_unreleased_[f]) continue;
+  std::sort(ready_.begin(), ready_.end());  // function order, as a scan of every function would go
+  for (uint32_t f : ready_) {
     ready_unreleased_[f] = false;
+    waiting_requests_ -= waiting_[f].size();
     for (uint32_t request : waiting_[f]) {
       requests_[request].cold_start = true;
       queue_.push(request, f, requests_[request].sequence);
@@ -130,6 +144,7 @@ void ServerlessNode::keepalive_tick() {
     }
     waiting_[f].clear();
   }
+  ready_.clear();
   dispatch();
 }
 

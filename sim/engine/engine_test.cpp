@@ -165,6 +165,34 @@ TEST(EventQueue, MatchesSortedOrderUnderRandomLoad) {
   EXPECT_TRUE(q.empty());
 }
 
+// Many events at one instant with mixed priorities, and more scheduled at that instant while they
+// are taken out: the lowest level outgrows its sorted run and becomes a heap; the order must hold.
+TEST(EventQueue, ManyEventsAtOneInstantKeepTheOrder) {
+  EventQueue q;
+  RandomStream rng(5);
+  std::vector<EventEntry> reference;
+  uint64_t seq = 0;
+  auto push = [&](int64_t t) {
+    EventEntry e{t, (rng.uniform_int(3) << 56) | seq, nullptr, seq};
+    ++seq;
+    q.push(e);
+    reference.push_back(e);
+  };
+  for (int i = 0; i < 500; ++i) push(1000 + static_cast<int64_t>(rng.uniform_int(2)));
+  for (int i = 0; i < 200; ++i) push(5000 + static_cast<int64_t>(rng.uniform_int(40)));
+  int64_t now = 0;
+  while (!reference.empty()) {
+    auto it = std::min_element(reference.begin(), reference.end(),
+                               [](const EventEntry& a, const EventEntry& b) { return a.before(b); });
+    ASSERT_EQ(q.top().tag, it->tag) << "remaining " << reference.size();
+    now = it->time_ps;
+    reference.erase(it);
+    q.pop();
+    if (seq < 1500) push(now + static_cast<int64_t>(rng.uniform_int(rng.uniform01() < 0.5 ? 1 : 60)));
+  }
+  EXPECT_TRUE(q.empty());
+}
+
 TEST(HoldModel, FiresTheRequestedNumberOfEvents) {
   auto r = run_hold_model(1000, 20000);
   // `events` firings reschedule, the next one stops the engine.

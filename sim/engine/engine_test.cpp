@@ -165,6 +165,63 @@ TEST(EventQueue, MatchesSortedOrderUnderRandomLoad) {
   EXPECT_TRUE(q.empty());
 }
 
+// Many events at one instant with mixed priorities, and more scheduled at that instant while they
+// are taken out: the lowest level outgrows its sorted run and becomes a heap; the order must hold.
+TEST(EventQueue, ManyEventsAtOneInstantKeepTheOrder) {
+  EventQueue q;
+  RandomStream rng(5);
+  std::vector<EventEntry> reference;
+  uint64_t seq = 0;
+  auto push = [&](int64_t t) {
+    EventEntry e{t, (rng.uniform_int(3) << 56) | seq, nullptr, seq};
+    ++seq;
+    q.push(e);
+    reference.push_back(e);
+  };
+  for (int i = 0; i < 500; ++i) push(1000 + static_cast<int64_t>(rng.uniform_int(2)));
+  for (int i = 0; i < 200; ++i) push(5000 + static_cast<int64_t>(rng.uniform_int(40)));
+  int64_t now = 0;
+  while (!reference.empty()) {
+    auto it = std::min_element(reference.begin(), reference.end(),
+                               [](const EventEntry& a, const EventEntry& b) { return a.before(b); });
+    ASSERT_EQ(q.top().tag, it->tag) << "remaining " << reference.size();
+    now = it->time_ps;
+    reference.erase(it);
+    q.pop();
+    if (seq < 1500) push(now + static_cast<int64_t>(rng.uniform_int(rng.uniform01() < 0.5 ? 1 : 60)));
+  }
+  EXPECT_TRUE(q.empty());
+}
+
+// Insertions into a small sorted run (times within the run's span) until it turns into a heap
+// midway through being taken out.
+TEST(EventQueue, InsertionsIntoTheSortedRunKeepTheOrder) {
+  EventQueue q;
+  RandomStream rng(9);
+  std::vector<EventEntry> reference;
+  uint64_t seq = 0;
+  auto push = [&](int64_t t) {
+    EventEntry e{t, (rng.uniform_int(3) << 56) | seq, nullptr, seq};
+    ++seq;
+    q.push(e);
+    reference.push_back(e);
+  };
+  auto pop_and_check = [&] {
+    auto it = std::min_element(reference.begin(), reference.end(),
+                               [](const EventEntry& a, const EventEntry& b) { return a.before(b); });
+    ASSERT_EQ(q.top().tag, it->tag);
+    reference.erase(it);
+    q.pop();
+  };
+  push(0);
+  for (int64_t t = 100; t < 120; ++t) push(t);  // one bucket of 20: sorted whole, up to 119
+  pop_and_check();
+  pop_and_check();
+  for (int i = 0; i < 150; ++i) push(100 + static_cast<int64_t>(rng.uniform_int(20)));
+  while (!reference.empty()) pop_and_check();
+  EXPECT_TRUE(q.empty());
+}
+
 TEST(HoldModel, FiresTheRequestedNumberOfEvents) {
   auto r = run_hold_model(1000, 20000);
   // `events` firings reschedule, the next one stops the engine.

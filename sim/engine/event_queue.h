@@ -6,13 +6,20 @@
 //
 // Why a radix heap: simulated time never goes backwards, and for monotone integer keys a radix
 // heap needs no comparisons to insert (O(1)) and moves each entry through at most 64 buckets over
-// its life, against log(n) sift steps per operation in a binary heap. Bucket b > 0 holds entries
-// whose time first differs from `last_` (the smallest time taken out) at bit b−1; bucket 0 holds
-// the entries at exactly `last_`, kept as a small binary heap on (priority, sequence).
+// its life, against log(n) sift steps per operation in a binary heap. Bucket i holds entries whose
+// time first differs from `last_` at bit i; a bit mask says which buckets hold entries.
+//
+// The lowest level holds every entry at or before `last_`. When it runs dry, the first non-empty
+// bucket is taken: if it holds at most 32 entries it is sorted whole into a run popped from the
+// front (last_ moves to its latest time), which saves splitting it bucket by bucket down to single
+// entries (the split was 58 % of the hold model's time); a larger one is split around its
+// earliest time as usual. An insertion at or before `last_` goes into the run at its place, or,
+// once the run has 64 live entries, into a binary heap on the same order, so that no insertion
+// shifts more than that (many events at one instant stay O(log n)).
 //
 // Entries are stored by value in vectors (no allocation per event once they have grown).
-// An insertion earlier than `last_` (only possible after Engine::run(until) stopped early and the
-// caller schedules between the last fired event and the next one) rebuilds the heap: O(n), rare.
+// An insertion earlier than the last popped time (only possible after Engine::run(until) stopped
+// early) lands in the lowest level like any other: every bucket holds later times.
 #pragma once
 
 #include <array>
@@ -46,11 +53,16 @@ class EventQueue {
   void clear();
 
  private:
-  static int bucket_of(uint64_t time, uint64_t last);
   void refill();
-  void push_now(const EventEntry& e);  // into bucket 0 (time == last_)
 
-  std::array<std::vector<EventEntry>, 65> buckets_;
+  // The lowest level: every entry with time <= last_. Either a run sorted by (time, order) whose
+  // live part starts at head_, or (heap_) a binary heap on the same order with head_ == 0.
+  std::vector<EventEntry> low_;
+  size_t head_ = 0;
+  bool heap_ = false;
+  // buckets_[i]: entries whose time first differs from last_ at bit i (all later than last_).
+  std::array<std::vector<EventEntry>, 64> buckets_;
+  uint64_t nonempty_ = 0;  // bit i set when buckets_[i] holds entries
   uint64_t last_ = 0;
   size_t size_ = 0;
 };

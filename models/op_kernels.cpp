@@ -35,6 +35,12 @@ DataType data_type(std::string_view name) {
   throw std::invalid_argument(fmt::format("dtype '{}': expected bf16, fp16 or tf32", name));
 }
 
+DeviceRates rates_for(const DeviceRates& rates, const DataType& dtype) {
+  DeviceRates r = rates;
+  r.peak_flops *= dtype.rate_factor;
+  return r;
+}
+
 namespace {
 
 // Tensor-core tile configurations in the spirit of CUTLASS's defaults (3-stage pipelines of
@@ -122,8 +128,7 @@ OpKernel gemm_kernel(int64_t m, int64_t n, int64_t k, int64_t batch, const DataT
   const double macs = static_cast<double>(m) * n * k * batch;
   const double bytes = (static_cast<double>(m) * k + static_cast<double>(k) * n + static_cast<double>(m) * n) *
                        batch * dtype.bytes;
-  DeviceRates r = rates;
-  r.peak_flops *= dtype.rate_factor;
+  const DeviceRates r = rates_for(rates, dtype);
   return best_gemm(fmt::format("gemm {}x{}x{}{}", m, n, k, batch > 1 ? fmt::format(" x{}", batch) : ""),
                    OpKind::gemm, m, n, k, batch, macs, bytes, dtype, r, limits, sms);
 }
@@ -132,8 +137,7 @@ std::vector<OpKernel> op_kernels(const NetworkShape& net, const DataType& dtype,
                                  const GpuLimits& limits, int sms) {
   std::vector<OpKernel> out;
   out.reserve(net.ops.size());
-  DeviceRates r = rates;
-  r.peak_flops *= dtype.rate_factor;
+  const DeviceRates r = rates_for(rates, dtype);
   for (const LayerOp& op : net.ops) {
     const bool gemm_like = op.kind == OpKind::conv || op.kind == OpKind::gemm || op.kind == OpKind::batched_gemm;
     if (!gemm_like) {
@@ -153,8 +157,7 @@ ModelLatency model_latency(const NetworkShape& net, const DataType& dtype, const
     throw std::invalid_argument(fmt::format("sms {} out of range [1, {}]", sms, rates.sms));
   if (!(bandwidth_share > 0 && bandwidth_share <= 1))
     throw std::invalid_argument(fmt::format("bandwidth share {} out of range (0, 1]", bandwidth_share));
-  DeviceRates r = rates;
-  r.peak_flops *= dtype.rate_factor;
+  const DeviceRates r = rates_for(rates, dtype);
   ModelLatency out;
   for (OpKernel& k : op_kernels(net, dtype, rates, limits, sms)) {
     TimedKernel t;

@@ -59,6 +59,8 @@ struct DataType {
 };
 // bf16, fp16 or tf32 (fp32 storage on tensor cores). Throws std::invalid_argument otherwise.
 DataType data_type(std::string_view name);
+// The rates as kernels of this type see them: the peak scaled by the type's rate factor.
+DeviceRates rates_for(const DeviceRates& rates, const DataType& dtype);
 
 // The kernels of `net` on `sms` SMs of a GPU with these rates and limits.
 std::vector<OpKernel> op_kernels(const NetworkShape& net, const DataType& dtype, const DeviceRates& rates,

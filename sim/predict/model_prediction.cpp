@@ -117,9 +117,7 @@ nlohmann::ordered_json predict_gemm(const PredictGemmOptions& o) {
   const int sms = chosen_sms(g, o.sms);
   const DataType dtype = chosen_dtype(o.dtype);
   const OpKernel k = gemm_kernel(o.m, o.n, o.k, o.batch, dtype, g.rates, g.limits, sms);
-  DeviceRates r = g.rates;
-  r.peak_flops *= dtype.rate_factor;
-  const double time = kernel_time_s(k.shape, r, sms, 1.0);
+  const double time = kernel_time_s(k.shape, rates_for(g.rates, dtype), sms, 1.0);
   nlohmann::ordered_json out;
   out["hardware"] = o.hardware;
   out["gpu"] = g.spec.model;

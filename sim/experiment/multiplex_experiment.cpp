@@ -178,7 +178,12 @@ Result run_multiplex(const Scenario& sc, const ExperimentContext& ctx) {
     Engine engine;
     const bool traced = traces_policy(sc, ctx, name, w.trace_policy);
     const std::unique_ptr<Platform> platform = ctx.make_platform(engine, sc.hardware, traced ? &trace_log : nullptr, {parts});
-    const MultiplexGpu mgpu{0, platform->device_rates(0), &platform->partitioning(0)};
+    // No per-SM bandwidth cap yet: multiplex's batch latencies still come from the layer-group
+    // kernels (models/inference_kernels.h), whose grids the cap would starve; issue 17 part 5
+    // moves multiplex to the tile-level kernel model and drops this.
+    DeviceRates rates = platform->device_rates(0);
+    rates.bw_per_sm_Bps = 0;
+    const MultiplexGpu mgpu{0, rates, &platform->partitioning(0)};
     auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s));
     MultiplexNode node(*platform, *policy, mgpu, services, Time::seconds(w.duration_s));
     if (series) node.record_kernel_spans();

@@ -31,6 +31,9 @@ struct GpuSpec {
   int copy_engines = 2;          // concurrent DMA copies; each direction is one constraint
   double copy_engine_Bps = 0;    // per copy engine (one copy uses one); 0 = unbounded (the link decides)
   double kernel_launch_s = 0;    // fixed delay before a kernel starts
+  double bw_per_sm_Bps = 0;      // DRAM bandwidth one SM can draw: a kernel on s SMs moves at most
+                                 // s·bw_per_SM (models/kernel_time.h); the reader sets 2·HBM/SMs
+                                 // when a description leaves it out
   std::optional<GemmEfficiency> gemm;  // calibrated; absent: overlap_gpu_params' defaults
 };
 

@@ -36,17 +36,18 @@ bool Path::shares_with(const Path& other) const {
   return false;
 }
 
-DeviceRates Platform::device_rates(GpuId id) const {
-  const GpuSpec& g = gpu(id);
+DeviceRates device_rates_of(const GpuSpec& g) {
   DeviceRates r;
   r.sms = g.sms;
   r.peak_flops = g.peak_flops;
   r.hbm_Bps = g.hbm_Bps;
-  r.bw_per_sm_Bps = 0;
-  r.eta_compute = kPlannedComputeEfficiency;
+  r.bw_per_sm_Bps = g.bw_per_sm_Bps;
+  r.eta_compute = g.gemm ? g.gemm->eta_max : kPlannedComputeEfficiency;
   r.launch_s = g.kernel_launch_s;
   return r;
 }
+
+DeviceRates Platform::device_rates(GpuId id) const { return device_rates_of(gpu(id)); }
 
 const char* to_string(CollectiveAlgo algo) {
   switch (algo) {

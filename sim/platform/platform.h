@@ -120,9 +120,14 @@ class OutOfMemoryError : public PlatformError {
 
 struct GpuPartitioning;  // sim/platform/gpu_partitioning.h
 
-// The planning constant the colocate and multiplex policies size kernels with: the fraction of
-// peak FLOP/s a kernel reaches at full waves (models/kernel_time.h, DeviceRates::eta_compute).
+// The fraction of peak FLOP/s a kernel reaches at full waves (models/kernel_time.h,
+// DeviceRates::eta_compute) when the GPU has no fitted GEMM curve: GemmEfficiency's eta_max default.
 inline constexpr double kPlannedComputeEfficiency = 0.75;
+
+// The kernel-time model's rates of one GPU: SMs, peak FLOP/s, HBM, the per-SM bandwidth cap, the
+// launch delay, and η_c = the fitted GEMM curve's eta_max (kPlannedComputeEfficiency without one).
+// The one place a GpuSpec becomes DeviceRates.
+DeviceRates device_rates_of(const GpuSpec& gpu);
 
 class Platform {
  public:
@@ -136,10 +141,9 @@ class Platform {
   virtual int host_count() const = 0;
   virtual const GpuSpec& gpu(GpuId id) const = 0;
 
-  // What a policy sizes its work on one GPU with: the kernel-time model's rates from gpu(id)
-  // (SMs, peak FLOP/s, HBM, launch delay; no per-SM bandwidth cap; kPlannedComputeEfficiency) and
-  // the rules for dividing it (MIG profiles, green-context granularity). partitioning() throws
-  // PlatformError when the platform was not told them for that GPU model.
+  // What a policy sizes its work on one GPU with: device_rates_of(gpu(id)) and the rules for
+  // dividing it (MIG profiles, green-context granularity). partitioning() throws PlatformError
+  // when the platform was not told them for that GPU model.
   DeviceRates device_rates(GpuId id) const;
   virtual const GpuPartitioning& partitioning(GpuId id) const = 0;
 

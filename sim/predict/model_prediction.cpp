@@ -8,6 +8,7 @@
 
 #include "models/op_kernels.h"
 #include "sim/io/input_error.h"
+#include "sim/platform/platform.h"
 #include "sim/scenario/scenario_loader.h"
 
 namespace parallax {
@@ -20,20 +21,13 @@ struct Gpu {
   GpuLimits limits;
 };
 
-// The preset's first GPU as the kernel model sees it. Per-SM bandwidth is 2·HBM/SMs (half the SMs
-// saturate HBM), the same [assumption] as the colocate workload's default; η_c is the preset's
-// fitted GEMM efficiency (models/gemm_cost.h) or its 0.75 default.
+// The preset's first GPU as the kernel model sees it (device_rates_of: the platform's rates).
 Gpu preset_gpu(const std::string& hardware) {
   const HardwareSpec hw = load_hardware_preset(hardware);
   if (hw.gpus.empty()) throw InputError({}, "hardware", fmt::format("'{}' has no GPU", hardware));
   Gpu g;
   g.spec = hw.gpus[0];
-  g.rates.sms = g.spec.sms;
-  g.rates.peak_flops = g.spec.peak_flops;
-  g.rates.hbm_Bps = g.spec.hbm_Bps;
-  g.rates.bw_per_sm_Bps = 2 * g.spec.hbm_Bps / g.spec.sms;
-  g.rates.eta_compute = g.spec.gemm ? g.spec.gemm->eta_max : GemmEfficiency{}.eta_max;
-  g.rates.launch_s = g.spec.kernel_launch_s;
+  g.rates = device_rates_of(g.spec);
   try {
     g.limits = gpu_limits_for(g.spec.model);
   } catch (const std::invalid_argument& e) {

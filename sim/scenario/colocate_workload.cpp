@@ -90,7 +90,7 @@ void read_colocate_workload(const ConfigNode& workload, const std::string& path,
   if (catalog_gpu_kind(model) < 0)
     fail_at(workload, path, fmt::format("the model catalog has no figures for GPU '{}'", model));
   const GpuSpec& gpu = scenario.hardware.gpus[0];
-  c.bw_per_sm_Bps = 2 * gpu.hbm_Bps / gpu.sms;
+  c.bw_per_sm_Bps = gpu.bw_per_sm_Bps;
   if (const ConfigNode* b = f.optional("bw_per_sm_GBps")) c.bw_per_sm_Bps = read_number_in(*b, f.path_of("bw_per_sm_GBps"), kBandwidthGBpsRange) * 1e9;
   c.static_ls_sms = parts->sms / 2 / parts->green_multiple_sms * parts->green_multiple_sms;
   if (const ConfigNode* s = f.optional("static_ls_sms")) {

@@ -24,7 +24,7 @@ int64_t gib_to_bytes(double gib) { return static_cast<int64_t>(std::llround(gib 
 GpuSpec read_gpu(const ConfigNode& node, const std::string& path) {
   const MapFields f(node, path,
                     {"model", "sms", "peak_tflops", "hbm_GBps", "memory_GiB", "copy_engines", "copy_engine_GBps",
-                     "kernel_launch_us"});
+                     "kernel_launch_us", "bw_per_sm_GBps"});
   GpuSpec gpu;
   if (const ConfigNode* n = f.optional("model")) gpu.model = read_string(*n, f.path_of("model"));
   gpu.sms = static_cast<int>(read_integer_in(f.required("sms"), f.path_of("sms"), 1, 1 << 20));
@@ -41,6 +41,10 @@ GpuSpec read_gpu(const ConfigNode& node, const std::string& path) {
                               : read_number_in(*n, f.path_of("copy_engine_GBps"), kBandwidthGBpsRange) * 1e9;
   if (const ConfigNode* n = f.optional("kernel_launch_us"))
     gpu.kernel_launch_s = read_number_in(*n, f.path_of("kernel_launch_us"), kDelaySecondsRange, 1e-6);
+  // Absent: half the SMs saturate HBM [assumption, docs/platform.md "Per-SM bandwidth"].
+  gpu.bw_per_sm_Bps = 2 * gpu.hbm_Bps / gpu.sms;
+  if (const ConfigNode* n = f.optional("bw_per_sm_GBps"))
+    gpu.bw_per_sm_Bps = read_number_in(*n, f.path_of("bw_per_sm_GBps"), kBandwidthGBpsRange) * 1e9;
   return gpu;
 }
 

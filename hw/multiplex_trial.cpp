@@ -72,9 +72,13 @@ MultiplexOutcome run_multiplex_trial(Platform& platform, const MultiplexTrial& t
     arrivals.push_back(std::move(at));
   }
   const std::unique_ptr<MultiplexPolicy> policy = make_multiplex_policy(t.policy);
+  // Elastic sizes its partitions in TPCs; a partition here is a green context, cut in multiples of
+  // green_multiple_sms SMs, so that is the unit it may hand out (a share of 66 TPC-rounded SMs
+  // would be rounded up by the driver and overflow the GPU).
+  GpuPartitioning rules = platform.partitioning(0);
+  rules.sms_per_tpc = std::max(rules.sms_per_tpc, rules.green_multiple_sms);
   // The node's duration is on the platform's clock (its window ends there).
-  MultiplexNode node(platform, *policy, MultiplexGpu{0, rates, &platform.partitioning(0)}, services,
-                     t0 + Time::seconds(t.duration_s));
+  MultiplexNode node(platform, *policy, MultiplexGpu{0, rates, &rules}, services, t0 + Time::seconds(t.duration_s));
   node.start(arrivals);
   run();
   const MultiplexMetrics m = node.metrics();

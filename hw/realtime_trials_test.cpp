@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "hw/colocate_trial.h"
+#include "hw/green_split.h"
 #include "hw/multiplex_trial.h"
 #include "hw/overlap_trial.h"
 #include "hw/realtime_prediction.h"
@@ -288,6 +289,51 @@ TEST(RealtimePredictor, PredictsOverlapRowsWithTheSameGraph) {
 
 // --- multiplex ---
 
+// SimPlatform, plus what CudaPlatform enforces on partitions: all of them together must be cut as
+// green-context groups (hw/green_split.h), or the driver refuses.
+class GreenCheckedPlatform final : public Platform {
+ public:
+  GreenCheckedPlatform(SimPlatform& inner, GpuPartitioning rules) : inner_(inner), rules_(std::move(rules)) {}
+  Time now() const override { return inner_.now(); }
+  void call_at(Time at, CompletionListener& l, uint64_t tag) override { inner_.call_at(at, l, tag); }
+  int gpu_count() const override { return inner_.gpu_count(); }
+  int host_count() const override { return inner_.host_count(); }
+  const GpuSpec& gpu(GpuId id) const override { return inner_.gpu(id); }
+  const GpuPartitioning& partitioning(GpuId) const override { return rules_; }
+  Path path(Endpoint a, Endpoint b) override { return inner_.path(a, b); }
+  ActivityId copy(Endpoint a, Endpoint b, Bytes n, CompletionListener& l, uint64_t tag, std::string_view label) override {
+    return inner_.copy(a, b, n, l, tag, label);
+  }
+  ActivityId launch(GpuId g, PartitionId p, const KernelProfile& k, CompletionListener& l, uint64_t tag) override {
+    return inner_.launch(g, p, k, l, tag);
+  }
+  ActivityId collective(CollectiveOp op, std::span<const GpuId> group, Bytes n, CollectiveAlgo algo, CompletionListener& l,
+                        uint64_t tag, std::string_view label) override {
+    return inner_.collective(op, group, n, algo, l, tag, label);
+  }
+  AllocationId allocate(GpuId g, Bytes n) override { return inner_.allocate(g, n); }
+  void release(AllocationId a) override { inner_.release(a); }
+  Bytes memory_used(GpuId g) const override { return inner_.memory_used(g); }
+  PartitionId create_partition(GpuId g, const PartitionSpec& spec) override {
+    sizes_.push_back(spec.sms);
+    split_green_groups(rules_, sizes_);  // PartitionRuleError: the hardware would refuse
+    return inner_.create_partition(g, spec);
+  }
+  void resize_partition(PartitionId p, const PartitionSpec& spec) override {
+    sizes_.at(static_cast<size_t>(p)) = spec.sms;
+    split_green_groups(rules_, sizes_);
+    ++resizes_;
+    inner_.resize_partition(p, spec);
+  }
+  int resizes() const { return resizes_; }
+
+ private:
+  SimPlatform& inner_;
+  GpuPartitioning rules_;
+  std::vector<int> sizes_;
+  int resizes_ = 0;
+};
+
 MultiplexOutcome multiplex_on_sim(const MultiplexTrial& t) {
   Engine engine;
   SimPlatform platform(engine, machine(t.flops_per_s), nullptr, {multiplex_trial_rules(t)});
@@ -317,6 +363,21 @@ TEST(MultiplexTrial, EveryHardwarePolicyServesTheSameArrivals) {
   }
   const MultiplexTrial t = multiplex_trial("elastic");
   EXPECT_EQ(multiplex_on_sim(t).p99_latency_s, multiplex_on_sim(t).p99_latency_s);
+}
+
+// Elastic re-cuts its partitions at every batch start and end; every layout it asks for must be
+// one the driver can cut (multiples of 8 SMs on an H200, all of them within 132).
+TEST(MultiplexTrial, ElasticAsksOnlyForGreenContextLayouts) {
+  for (double scale : {1.0, 0.25, 2.0}) {
+    MultiplexTrial t = multiplex_trial("elastic");
+    for (double& r : t.rates_per_s) r *= scale;
+    Engine engine;
+    SimPlatform sim(engine, machine(t.flops_per_s), nullptr, {multiplex_trial_rules(t)});
+    GreenCheckedPlatform platform(sim, multiplex_trial_rules(t));
+    const MultiplexOutcome o = run_multiplex_trial(platform, t, [&] { engine.run(); });
+    EXPECT_GT(o.requests, 0);
+    EXPECT_GT(platform.resizes(), 10) << scale;  // it did re-cut, many times
+  }
 }
 
 TEST(MultiplexTrial, ConfigRoundTripsAndPredictorMatchesTheDirectRun) {

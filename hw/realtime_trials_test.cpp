@@ -229,7 +229,7 @@ TEST(OverlapTrial, GraphsRunOnOneGpuAndMoveTheCollectivesBytes) {
         EXPECT_GT(task.kernel.flops, 0) << task.label;
         ++gemms;
       }
-      for (uint32_t dep : task.deps) EXPECT_LT(dep, &task - g.tasks.data()) << task.label;
+      for (uint32_t dep : task.deps) EXPECT_LT(dep, static_cast<uint32_t>(&task - g.tasks.data())) << task.label;
     }
     EXPECT_NEAR(hbm, 2.0 * static_cast<double>(overlap_copy_bytes(t)), 1.0) << strategy;
     EXPECT_EQ(overlap_copy_bytes(t), int64_t{16384} * 8192 * 2 / 8 * 7);

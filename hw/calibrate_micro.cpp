@@ -183,7 +183,7 @@ CaseResult Calibrator::copy_case(const PlanCase& c) {
   const auto bytes = static_cast<size_t>(c.get_int("bytes"));
   if (kind == "d2d") {
     char* buf = static_cast<char*>(device_buffer("copy_d2d", 2 * bytes));
-    const auto samples = time_events(c, [&] { launch_copy(buf, buf + bytes, bytes, sms_ * kBlocksPerSm, kThreadsPerBlock, false, stream_); });
+    const auto samples = time_events(c, [&] { launch_copy(buf, buf + bytes, bytes, sms_ * kBlocksPerSm, kThreadsPerBlock, stream_); });
     return {rep_stats(samples), c.reps, {}, {}};
   }
   if (kind != "h2d" && kind != "d2h") throw PlatformError("copy kind " + kind + " needs two GPUs");

@@ -70,9 +70,10 @@ std::optional<double> RealtimePredictor::predict(const models::Measurement& row)
     return std::nullopt;
   // A row the sweep's trials did not write (the schema allows any scenario keys; overlap rows of
   // the raw-CUDA sweep before the task graphs carry no `strategy`): no model here.
-  const char* trial_key_name = overlap                              ? "strategy"
-                               : f == MeasurementFamily::colocate ? "ls_model"
-                                                                  : "models";
+  const char* trial_key_name = overlap                               ? "strategy"
+                               : f == MeasurementFamily::colocate  ? "ls_model"
+                               : f == MeasurementFamily::multiplex ? "rates_per_s"
+                                                                   : "models";
   if (!row.has(trial_key_name)) return std::nullopt;
   const std::string key = trial_key(row);
   auto it = cache_.find(key);

@@ -39,7 +39,7 @@ class RealtimePredictor {
  public:
   explicit RealtimePredictor(SimulatedGpu gpu) : gpu_(std::move(gpu)) {}
   // The simulated value of a colocate, serverless, multiplex, interdecom or intrafusion row;
-  // nullopt for other families and for rows without the trial's keys (ls_model, models, strategy:
+  // nullopt for other families and for rows without the trial's keys (ls_model, models, rates_per_s, strategy:
   // not written by the sweep). DataError (the row's file:line) for a trial config that cannot run.
   std::optional<double> predict(const models::Measurement& row);
 

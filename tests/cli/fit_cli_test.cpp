@@ -135,7 +135,7 @@ TEST(FitCli, ValidateWritesTableCsvJsonAndReport) {
   ASSERT_EQ(v.code, 0) << v.output;
   EXPECT_NE(v.output.find("gemm"), std::string::npos);
   const auto j = nlohmann::json::parse(slurp(dir / "validation.json"));
-  EXPECT_EQ(j["families"].size(), 9u);  // one row of every family
+  EXPECT_EQ(j["families"].size(), 11u);  // every family
   const std::string csv = slurp(dir / "validation.csv");
   EXPECT_EQ(csv.rfind("family,case,split,measured,predicted,rel_error,unit\n", 0), 0u);
   // validate writes report.html itself (the page `parallax report DIR` writes).
@@ -149,7 +149,7 @@ TEST(FitCli, ValidateWritesTableCsvJsonAndReport) {
   std::ofstream(dir / "measurements.csv", std::ios::app) << "gemm,x,dtype=bf16;m=1,1e-3,s,1,0,NVIDIA H200,132,,,,,,\n";
   const Result bad = run("validate " + dir.string());
   EXPECT_EQ(bad.code, 2);
-  EXPECT_NE(bad.output.find("measurements.csv:12: gemm row lacks config key 'n'"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("measurements.csv:15: gemm row lacks config key 'n'"), std::string::npos) << bad.output;
 }
 
 // colocate and serverless rows written by the sweep's trials (hw/trial_config.h keys) are

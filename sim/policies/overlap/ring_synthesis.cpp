@@ -101,6 +101,27 @@ class RingSearch {
     return ring_params_over(rings, crossings_);
   }
 
+  // What score() gives, without building the hop lists: the sum of the rings' bottlenecks and
+  // the largest hop latency (the search calls this for every pair of candidates).
+  std::pair<double, double> quick_score(std::span<const std::vector<const HopLinks*>> rings) {
+    for (const auto& ring : rings)
+      for (const HopLinks* hop : ring)
+        for (const auto& [link, capacity] : hop->links) ++crossings_[link];
+    double total = 0, latency = 0;
+    for (const auto& ring : rings) {
+      double bottleneck = std::numeric_limits<double>::infinity();
+      for (const HopLinks* hop : ring) {
+        for (const auto& [link, capacity] : hop->links) bottleneck = std::min(bottleneck, capacity / crossings_[link]);
+        latency = std::max(latency, hop->latency_s);
+      }
+      total += bottleneck;
+    }
+    for (const auto& ring : rings)
+      for (const HopLinks* hop : ring)
+        for (const auto& [link, capacity] : hop->links) crossings_[link] = 0;
+    return {total, latency};
+  }
+
   RingRoute route(const Candidate& c) const {
     RingRoute r;
     for (int i : c.order) r.order.push_back(gpus_[static_cast<size_t>(i)]);
@@ -218,25 +239,27 @@ SynthesisedRings synthesise_double_ring(Platform& platform, const std::vector<in
   // candidate replaces it only when strictly better.
   std::vector<int> identity(static_cast<size_t>(s.size()));
   std::iota(identity.begin(), identity.end(), 0);
-  std::vector<Candidate> best{{identity, 0}, {RingSearch::reversed(identity), 0}};
-  std::vector<models::RingParams> best_params;
-  double best_bw = -1, best_lat = 0;
-  auto consider = [&](const Candidate& a, const Candidate& b) {
-    const std::vector<const HopLinks*> both[2] = {s.hops(a), s.hops(b)};
-    std::vector<models::RingParams> params = s.score(both);
-    const double bw = params[0].bottleneck_Bps() + params[1].bottleneck_Bps();
-    const double lat = std::max(params[0].step_latency_s(), params[1].step_latency_s());
-    if (best_bw < 0 || better(bw, lat, best_bw, best_lat)) {
-      best = {a, b};
-      best_bw = bw;
-      best_lat = lat;
-      best_params = std::move(params);
-    }
-  };
-  consider(best[0], best[1]);
+  const Candidate fixed[2] = {{identity, 0}, {RingSearch::reversed(identity), 0}};
+  std::vector<std::vector<const HopLinks*>> hops;
+  for (const Candidate& c : candidates) hops.push_back(s.hops(c));
+  const std::vector<const HopLinks*> fixed_hops[2] = {s.hops(fixed[0]), s.hops(fixed[1])};
+  auto [best_bw, best_lat] = s.quick_score(fixed_hops);
+  size_t best_a = candidates.size(), best_b = candidates.size();  // none: the fixed pair
   for (size_t a = 0; a < candidates.size(); ++a)
-    for (size_t b = a + 1; b < candidates.size(); ++b) consider(candidates[a], candidates[b]);
-  return finish(s, std::move(best), std::move(best_params));
+    for (size_t b = a + 1; b < candidates.size(); ++b) {
+      const std::vector<const HopLinks*> both[2] = {hops[a], hops[b]};
+      const auto [bw, lat] = s.quick_score(both);
+      if (better(bw, lat, best_bw, best_lat)) {
+        best_bw = bw;
+        best_lat = lat;
+        best_a = a;
+        best_b = b;
+      }
+    }
+  std::vector<Candidate> best{fixed[0], fixed[1]};
+  if (best_a < candidates.size()) best = {candidates[best_a], candidates[best_b]};
+  const std::vector<const HopLinks*> chosen[2] = {s.hops(best[0]), s.hops(best[1])};
+  return finish(s, best, s.score(chosen));
 }
 
 }  // namespace parallax

@@ -72,8 +72,9 @@ nlohmann::ordered_json predict_schedule(const PredictScheduleOptions& o) {
 
   Engine engine;
   SimPlatform machine(engine, hw);
-  const SynthesisedRings single = synthesise_single_ring(machine, o.gpus);
-  const SynthesisedRings twin = synthesise_double_ring(machine, o.gpus);
+  const double chunk = bytes / static_cast<double>(o.gpus.size());  // one lock-step ring step
+  const SynthesisedRings single = synthesise_single_ring(machine, o.gpus, chunk);
+  const SynthesisedRings twin = synthesise_double_ring(machine, o.gpus, chunk);
   const models::OverlapParams overlap;
   nlohmann::ordered_json out;
   out["hardware"] = hw.name;

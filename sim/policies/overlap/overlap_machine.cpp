@@ -27,15 +27,15 @@ models::GpuComputeParams overlap_gpu_params(const GpuSpec& gpu) {
   return p;
 }
 
-OverlapGroup overlap_group(Platform& platform, int64_t tp) {
+OverlapGroup overlap_group(Platform& platform, int64_t tp, double chunk_bytes) {
   if (tp < 1 || tp > platform.gpu_count())
     throw PlatformError(fmt::format("tp = {} needs 1..{} GPUs, the machine's", tp, platform.gpu_count()));
   OverlapGroup g;
   std::vector<int> gpus;
   for (int i = 0; i < tp; ++i) gpus.push_back(i);
   g.machine.gpu = overlap_gpu_params(platform.gpu(0));
-  SynthesisedRings single = synthesise_single_ring(platform, gpus);
-  SynthesisedRings twin = synthesise_double_ring(platform, gpus);
+  SynthesisedRings single = synthesise_single_ring(platform, gpus, chunk_bytes);
+  SynthesisedRings twin = synthesise_double_ring(platform, gpus, chunk_bytes);
   g.single = single.rings[0];
   g.first = twin.rings[0];
   g.second = twin.rings[1];

@@ -32,7 +32,9 @@ struct OverlapGroup {
 };
 
 // The group on GPUs 0..tp-1 of `platform` (its first GPU's compute model, its paths' rings).
+// `chunk_bytes` > 0: the rings are picked for ring steps of that many bytes per GPU (an
+// IntraFusion step moves S/tp), else for bandwidth (ring_synthesis.h).
 // Throws PlatformError when tp exceeds the machine's GPUs or tp < 1.
-OverlapGroup overlap_group(Platform& platform, int64_t tp);
+OverlapGroup overlap_group(Platform& platform, int64_t tp, double chunk_bytes = 0);
 
 }  // namespace parallax

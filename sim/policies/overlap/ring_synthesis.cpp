@@ -186,7 +186,8 @@ class RingSearch {
   std::vector<int> crossings_;
 };
 
-bool better(double bw, double lat, double best_bw, double best_lat) {
+bool better(double bw, double lat, double best_bw, double best_lat, double chunk) {
+  if (chunk > 0) return lat + chunk / bw < (best_lat + chunk / best_bw) * (1 - 1e-9);
   if (bw > best_bw * (1 + 1e-9)) return true;
   return bw >= best_bw * (1 - 1e-9) && lat < best_lat * (1 - 1e-9);
 }
@@ -209,7 +210,7 @@ SynthesisedRings finish(const RingSearch& s, std::vector<Candidate> chosen, std:
 
 }  // namespace
 
-SynthesisedRings synthesise_single_ring(Platform& platform, const std::vector<int>& gpus) {
+SynthesisedRings synthesise_single_ring(Platform& platform, const std::vector<int>& gpus, double chunk_bytes) {
   RingSearch s(platform, gpus);
   Candidate best;
   std::vector<models::RingParams> best_params;
@@ -220,7 +221,7 @@ SynthesisedRings synthesise_single_ring(Platform& platform, const std::vector<in
       const std::vector<const HopLinks*> one[1] = {s.hops(c)};
       std::vector<models::RingParams> params = s.score(one);
       const double bw = params[0].bottleneck_Bps(), lat = params[0].step_latency_s();
-      if (best_bw < 0 || better(bw, lat, best_bw, best_lat)) {
+      if (best_bw < 0 || better(bw, lat, best_bw, best_lat, chunk_bytes)) {
         best = c;
         best_bw = bw;
         best_lat = lat;
@@ -230,7 +231,7 @@ SynthesisedRings synthesise_single_ring(Platform& platform, const std::vector<in
   return finish(s, {best}, std::move(best_params));
 }
 
-SynthesisedRings synthesise_double_ring(Platform& platform, const std::vector<int>& gpus) {
+SynthesisedRings synthesise_double_ring(Platform& platform, const std::vector<int>& gpus, double chunk_bytes) {
   RingSearch s(platform, gpus);
   std::vector<Candidate> candidates;
   for (const std::vector<int>& order : s.orders())
@@ -249,7 +250,7 @@ SynthesisedRings synthesise_double_ring(Platform& platform, const std::vector<in
     for (size_t b = a + 1; b < candidates.size(); ++b) {
       const std::vector<const HopLinks*> both[2] = {hops[a], hops[b]};
       const auto [bw, lat] = s.quick_score(both);
-      if (better(bw, lat, best_bw, best_lat)) {
+      if (better(bw, lat, best_bw, best_lat, chunk_bytes)) {
         best_bw = bw;
         best_lat = lat;
         best_a = a;

@@ -15,9 +15,12 @@
 //    share of every step's chunk in proportion to its bottleneck, so both finish together.
 // Shared link directions are accounted exactly as the overlap models and the DES see them: a hop's
 // bandwidth is its path's bottleneck with every link divided among the hops of both rings that
-// cross it (ring_hops.h). The pick: the largest aggregate bandwidth (the sum of the two rings'
-// bottlenecks: the lock-step step's bandwidth term), then the smallest step latency, then the
-// first candidate (so ties keep the fixed rings: identity, its reverse).
+// cross it (ring_hops.h). The pick, for a step of `chunk_bytes` per GPU: the smallest predicted
+// step, max hop latency + chunk / (sum of the rings' bottlenecks) (each ring's share in
+// proportion to its bottleneck, so both finish together); with chunk_bytes = 0 the largest
+// aggregate bandwidth, then the smallest latency. Ties keep the first candidate: the fixed rings
+// (identity and its counter-rotating twin), so a slower-to-start PCIe ring is not taken for small
+// chunks where it would lose.
 //
 // Not searched: schedules other than rings (a pair-aware hierarchical all-gather moves fewer
 // bytes over the PCIe uplinks than any ring; docs/overlap.md says what it would give).
@@ -47,7 +50,7 @@ struct SynthesisedRings {
 
 // The best single ring and the best pair of rings over `gpus` (distinct GPU ids, >= 1).
 // Throws PlatformError for an unknown GPU or a GPU named twice.
-SynthesisedRings synthesise_single_ring(Platform& platform, const std::vector<int>& gpus);
-SynthesisedRings synthesise_double_ring(Platform& platform, const std::vector<int>& gpus);
+SynthesisedRings synthesise_single_ring(Platform& platform, const std::vector<int>& gpus, double chunk_bytes = 0);
+SynthesisedRings synthesise_double_ring(Platform& platform, const std::vector<int>& gpus, double chunk_bytes = 0);
 
 }  // namespace parallax

@@ -22,7 +22,7 @@ models::LinkType hop_link_type(const Path& path) {
   return type;
 }
 
-void check_order(const std::vector<int>& order, size_t r, int gpus) {
+void check_ring_order(const std::vector<int>& order, size_t r, int gpus) {
   if (order.empty()) throw std::invalid_argument("ring_hops: an empty ring order");
   std::vector<int> sorted = order;
   std::sort(sorted.begin(), sorted.end());
@@ -82,7 +82,7 @@ std::vector<models::RingParams> concurrent_ring_hops(Platform& platform, std::sp
   std::vector<std::vector<HopLinks>> hops(rings.size());
   for (size_t r = 0; r < rings.size(); ++r) {
     const std::vector<int>& order = rings[r].order;
-    check_order(order, r, gpus);
+    check_ring_order(order, r, gpus);
     if (!rings[r].paths.empty() && rings[r].paths.size() != order.size())
       throw std::invalid_argument(fmt::format("ring {}: {} path indices for {} hops", r, rings[r].paths.size(), order.size()));
     if (order.size() == 1) continue;

@@ -25,7 +25,7 @@ const char* synthesis_link_name(models::LinkType t) {
 
 // A candidate ring: an order of group indices (first = 0) and a variant: 0 = every hop on its
 // pair's first path, 1 = every hop on its pair's last path.
-struct Candidate {
+struct RingCandidate {
   std::vector<int> order;
   int variant = 0;
 };
@@ -83,7 +83,7 @@ class RingSearch {
     return {0};
   }
 
-  std::vector<const HopLinks*> hops(const Candidate& c) const {
+  std::vector<const HopLinks*> hops(const RingCandidate& c) const {
     std::vector<const HopLinks*> out;
     if (c.order.size() < 2) return out;
     for (size_t i = 0; i < c.order.size(); ++i) {
@@ -122,7 +122,7 @@ class RingSearch {
     return {total, latency};
   }
 
-  RingRoute route(const Candidate& c) const {
+  RingRoute route(const RingCandidate& c) const {
     RingRoute r;
     for (int i : c.order) r.order.push_back(gpus_[static_cast<size_t>(i)]);
     if (c.variant != 0 && c.order.size() > 1)
@@ -131,7 +131,7 @@ class RingSearch {
   }
 
   // The slowest hop of `ring` (given its params) in words: its link type and GPUs.
-  std::string slowest_hop(const Candidate& c, const models::RingParams& ring) const {
+  std::string slowest_hop(const RingCandidate& c, const models::RingParams& ring) const {
     if (c.order.size() < 2) return "none (one GPU)";
     size_t worst = 0;
     for (size_t i = 1; i < ring.hops.size(); ++i)
@@ -186,13 +186,13 @@ class RingSearch {
   std::vector<int> crossings_;
 };
 
-bool better(double bw, double lat, double best_bw, double best_lat, double chunk) {
+bool better_rings(double bw, double lat, double best_bw, double best_lat, double chunk) {
   if (chunk > 0) return lat + chunk / bw < (best_lat + chunk / best_bw) * (1 - 1e-9);
   if (bw > best_bw * (1 + 1e-9)) return true;
   return bw >= best_bw * (1 - 1e-9) && lat < best_lat * (1 - 1e-9);
 }
 
-SynthesisedRings finish(const RingSearch& s, std::vector<Candidate> chosen, std::vector<models::RingParams> params) {
+SynthesisedRings finish_synthesis(const RingSearch& s, std::vector<RingCandidate> chosen, std::vector<models::RingParams> params) {
   SynthesisedRings out;
   double total = 0;
   for (const models::RingParams& r : params) total += r.bottleneck_Bps();
@@ -212,37 +212,37 @@ SynthesisedRings finish(const RingSearch& s, std::vector<Candidate> chosen, std:
 
 SynthesisedRings synthesise_single_ring(Platform& platform, const std::vector<int>& gpus, double chunk_bytes) {
   RingSearch s(platform, gpus);
-  Candidate best;
+  RingCandidate best;
   std::vector<models::RingParams> best_params;
   double best_bw = -1, best_lat = 0;
   for (const std::vector<int>& order : s.orders())
     for (int v : s.variants(order)) {
-      const Candidate c{order, v};
+      const RingCandidate c{order, v};
       const std::vector<const HopLinks*> one[1] = {s.hops(c)};
       std::vector<models::RingParams> params = s.score(one);
       const double bw = params[0].bottleneck_Bps(), lat = params[0].step_latency_s();
-      if (best_bw < 0 || better(bw, lat, best_bw, best_lat, chunk_bytes)) {
+      if (best_bw < 0 || better_rings(bw, lat, best_bw, best_lat, chunk_bytes)) {
         best = c;
         best_bw = bw;
         best_lat = lat;
         best_params = std::move(params);
       }
     }
-  return finish(s, {best}, std::move(best_params));
+  return finish_synthesis(s, {best}, std::move(best_params));
 }
 
 SynthesisedRings synthesise_double_ring(Platform& platform, const std::vector<int>& gpus, double chunk_bytes) {
   RingSearch s(platform, gpus);
-  std::vector<Candidate> candidates;
+  std::vector<RingCandidate> candidates;
   for (const std::vector<int>& order : s.orders())
     for (int v : s.variants(order)) candidates.push_back({order, v});
   // The fixed double ring first (identity and its counter-rotating twin, first paths): a
   // candidate replaces it only when strictly better.
   std::vector<int> identity(static_cast<size_t>(s.size()));
   std::iota(identity.begin(), identity.end(), 0);
-  const Candidate fixed[2] = {{identity, 0}, {RingSearch::reversed(identity), 0}};
+  const RingCandidate fixed[2] = {{identity, 0}, {RingSearch::reversed(identity), 0}};
   std::vector<std::vector<const HopLinks*>> hops;
-  for (const Candidate& c : candidates) hops.push_back(s.hops(c));
+  for (const RingCandidate& c : candidates) hops.push_back(s.hops(c));
   const std::vector<const HopLinks*> fixed_hops[2] = {s.hops(fixed[0]), s.hops(fixed[1])};
   auto [best_bw, best_lat] = s.quick_score(fixed_hops);
   size_t best_a = candidates.size(), best_b = candidates.size();  // none: the fixed pair
@@ -250,17 +250,17 @@ SynthesisedRings synthesise_double_ring(Platform& platform, const std::vector<in
     for (size_t b = a + 1; b < candidates.size(); ++b) {
       const std::vector<const HopLinks*> both[2] = {hops[a], hops[b]};
       const auto [bw, lat] = s.quick_score(both);
-      if (better(bw, lat, best_bw, best_lat, chunk_bytes)) {
+      if (better_rings(bw, lat, best_bw, best_lat, chunk_bytes)) {
         best_bw = bw;
         best_lat = lat;
         best_a = a;
         best_b = b;
       }
     }
-  std::vector<Candidate> best{fixed[0], fixed[1]};
+  std::vector<RingCandidate> best{fixed[0], fixed[1]};
   if (best_a < candidates.size()) best = {candidates[best_a], candidates[best_b]};
   const std::vector<const HopLinks*> chosen[2] = {s.hops(best[0]), s.hops(best[1])};
-  return finish(s, best, s.score(chosen));
+  return finish_synthesis(s, best, s.score(chosen));
 }
 
 }  // namespace parallax

@@ -69,7 +69,7 @@ class RingSearch {
       if (std::find(out.begin(), out.end(), o) == out.end()) out.push_back(o);
     };
     add(identity);
-    add(reversed(identity));
+    add(counter_rotating_order(identity));
     std::vector<int> path{0};
     std::vector<char> used(static_cast<size_t>(p_), 0);
     used[0] = 1;
@@ -141,12 +141,6 @@ class RingSearch {
                        ring.hops[worst].bandwidth_Bps / 1e9);
   }
 
-  static std::vector<int> reversed(const std::vector<int>& o) {
-    std::vector<int> r{o.front()};
-    for (size_t i = o.size() - 1; i >= 1; --i) r.push_back(o[i]);
-    return r;
-  }
-
  private:
   size_t idx(int a, int b) const { return static_cast<size_t>(a * p_ + b); }
   const std::vector<HopLinks>& paths(int a, int b) const { return table_[idx(a, b)]; }
@@ -161,7 +155,7 @@ class RingSearch {
     if (static_cast<int>(out.size()) >= kMaxRingOrders) return;
     if (static_cast<int>(path.size()) == p_) {
       add(path);
-      if (static_cast<int>(out.size()) < kMaxRingOrders) add(reversed(path));
+      if (static_cast<int>(out.size()) < kMaxRingOrders) add(counter_rotating_order(path));
       return;
     }
     std::vector<int> next;
@@ -240,7 +234,7 @@ SynthesisedRings synthesise_double_ring(Platform& platform, const std::vector<in
   // candidate replaces it only when strictly better.
   std::vector<int> identity(static_cast<size_t>(s.size()));
   std::iota(identity.begin(), identity.end(), 0);
-  const RingCandidate fixed[2] = {{identity, 0}, {RingSearch::reversed(identity), 0}};
+  const RingCandidate fixed[2] = {{identity, 0}, {counter_rotating_order(identity), 0}};
   std::vector<std::vector<const HopLinks*>> hops;
   for (const RingCandidate& c : candidates) hops.push_back(s.hops(c));
   const std::vector<const HopLinks*> fixed_hops[2] = {s.hops(fixed[0]), s.hops(fixed[1])};

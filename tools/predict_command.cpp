@@ -29,6 +29,12 @@ PredictCommands::PredictCommands(CLI::App& app) {
   o->add_option("--k", po_.k, "GEMM inner dimension")->required()->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
   o->add_option("--tp", po_.tp, "tensor-parallel GPUs")->required()->check(CLI::Range(int64_t{1}, int64_t{65536}));
 
+  CLI::App* q = schedule_ = predict_->add_subcommand("schedule", "The rings a topology-aware IntraFusion runs on some GPUs");
+  q->add_option("--hardware", pq_.hardware, "hardware preset")->required();
+  q->add_option("--op", pq_.op, "all_gather | reduce_scatter")->required();
+  q->add_option("--gpus", pq_.gpus, "GPU ids of one box, e.g. 0,1,2,3")->required()->delimiter(',');
+  q->add_option("--bytes", pq_.bytes, "nccl-tests' S, e.g. 64MiB")->capture_default_str();
+
   CLI::App* s = swap_ = predict_->add_subcommand("swap", "First-request latency with the model swapped in");
   s->add_option("--hardware", ps_.hardware, "hardware preset")->required();
   s->add_option("--model", ps_.model, "model catalog name, e.g. resnet152")->required();
@@ -64,6 +70,7 @@ PredictCommands::PredictCommands(CLI::App& app) {
 int PredictCommands::run() const {
   const nlohmann::ordered_json answer = collective_->parsed() ? predict_collective(pc_)
                                         : overlap_->parsed()  ? predict_overlap(po_)
+                                        : schedule_->parsed() ? predict_schedule(pq_)
                                         : swap_->parsed()     ? predict_swap(ps_)
                                         : model_->parsed()    ? predict_model(pm_)
                                                               : predict_gemm(pg_);

@@ -1,5 +1,5 @@
 // File: tools/predict_command.h
-// `parallax predict collective|overlap|swap|model|gemm`: the options of each (docs/cli.md); the
+// `parallax predict collective|overlap|schedule|swap|model|gemm`: the options of each (docs/cli.md); the
 // answers come from sim/predict (JSON on stdout). Registered on the app by one constructor call.
 #pragma once
 
@@ -7,6 +7,7 @@
 
 #include "sim/predict/collective_prediction.h"
 #include "sim/predict/model_prediction.h"
+#include "sim/predict/schedule_prediction.h"
 #include "sim/predict/swap_prediction.h"
 
 namespace parallax {
@@ -19,12 +20,13 @@ class PredictCommands {
 
  private:
   CLI::App* predict_ = nullptr;
-  CLI::App *collective_ = nullptr, *overlap_ = nullptr, *swap_ = nullptr, *model_ = nullptr, *gemm_ = nullptr;
+  CLI::App *collective_ = nullptr, *overlap_ = nullptr, *swap_ = nullptr, *model_ = nullptr, *gemm_ = nullptr, *schedule_ = nullptr;
   PredictCollectiveOptions pc_;
   PredictOverlapOptions po_;
   PredictSwapOptions ps_;
   PredictModelOptions pm_;
   PredictGemmOptions pg_;
+  PredictScheduleOptions pq_;
 };
 
 }  // namespace parallax

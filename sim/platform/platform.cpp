@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <limits>
 
+#include <fmt/format.h>
+
 namespace parallax {
 
 const char* to_string(CollectiveOp op) {
@@ -48,6 +50,15 @@ DeviceRates device_rates_of(const GpuSpec& g) {
 }
 
 DeviceRates Platform::device_rates(GpuId id) const { return device_rates_of(gpu(id)); }
+
+std::vector<Path> Platform::paths(Endpoint src, Endpoint dst) { return {path(src, dst)}; }
+
+ActivityId Platform::copy_over(Endpoint src, Endpoint dst, int path_index, Bytes bytes, CompletionListener& listener,
+                               uint64_t tag, std::string_view label) {
+  if (path_index != 0)
+    throw PlatformError(fmt::format("this platform routes every copy one way: no path {}", path_index));
+  return copy(src, dst, bytes, listener, tag, label);
+}
 
 const char* to_string(CollectiveAlgo algo) {
   switch (algo) {

@@ -150,10 +150,18 @@ class Platform {
   // The path between two distinct endpoints (GPU<->GPU, host<->GPU). Throws PlatformError for an
   // unknown endpoint, the same endpoint twice, or a path the platform cannot tell.
   virtual Path path(Endpoint src, Endpoint dst) = 0;
+  // Every path a copy between the two endpoints may take, path(src, dst) first; paths after the
+  // first share no link with an earlier one (an NVLink-bridged pair: the bridge, then PCIe). The
+  // default is path(src, dst) alone, for platforms that route every copy one way.
+  virtual std::vector<Path> paths(Endpoint src, Endpoint dst);
 
   // Copies `bytes` from src to dst (host↔GPU, GPU↔GPU, or within one GPU).
   virtual ActivityId copy(Endpoint src, Endpoint dst, Bytes bytes, CompletionListener& listener,
                           uint64_t tag, std::string_view label = {}) = 0;
+  // copy() along paths(src, dst)[path_index], so that one pair can use NVLink and PCIe at once.
+  // The default runs path 0 as copy() and throws PlatformError for any other index.
+  virtual ActivityId copy_over(Endpoint src, Endpoint dst, int path_index, Bytes bytes,
+                               CompletionListener& listener, uint64_t tag, std::string_view label = {});
   // Runs a kernel on a GPU, or on one of its partitions.
   virtual ActivityId launch(GpuId gpu, PartitionId partition, const KernelProfile& kernel,
                             CompletionListener& listener, uint64_t tag) = 0;

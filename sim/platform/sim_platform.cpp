@@ -79,7 +79,18 @@ const GpuPartitioning& SimPlatform::partitioning(GpuId id) const {
 Path SimPlatform::path(Endpoint src, Endpoint dst) {
   const int s = endpoint_node(src), d = endpoint_node(dst);
   if (s == d) throw PlatformError(fmt::format("path from {} to itself", topology_.node_name(s)));
-  const Topology::Route& r = topology_.route(s, d);
+  return path_of(topology_.route(s, d), src, dst);
+}
+
+std::vector<Path> SimPlatform::paths(Endpoint src, Endpoint dst) {
+  const int s = endpoint_node(src), d = endpoint_node(dst);
+  if (s == d) throw PlatformError(fmt::format("path from {} to itself", topology_.node_name(s)));
+  std::vector<Path> out;
+  for (const Topology::Route& r : topology_.routes(s, d)) out.push_back(path_of(r, src, dst));
+  return out;
+}
+
+Path SimPlatform::path_of(const Topology::Route& r, Endpoint src, Endpoint dst) const {
   Path p;
   p.latency = r.latency;
   for (uint32_t dir : r.directions) {
@@ -176,8 +187,9 @@ const std::vector<uint32_t>& SimPlatform::directions_of(const Activity& a) const
   return a.route == kOwnRoute ? a.own_directions : routes_[a.route].directions;
 }
 
-uint32_t SimPlatform::cached_route(int src_node, int dst_node) {
-  const uint64_t key = route_key(src_node, dst_node);
+uint32_t SimPlatform::cached_route(int src_node, int dst_node, int path_index) {
+  // Topology::kMaxPaths <= 4: the path index takes the key's top two bits (nodes < 2^30).
+  const uint64_t key = route_key(src_node, dst_node) | (static_cast<uint64_t>(path_index) << 62);
   auto it = route_index_.find(key);
   if (it != route_index_.end()) return it->second;
   CachedRoute cr;
@@ -189,7 +201,8 @@ uint32_t SimPlatform::cached_route(int src_node, int dst_node) {
     cr.latency = Time::zero();
     elements.push_back({gpus_[src_node].hbm, 2.0});
   } else {
-    const Topology::Route r = topology_.route(src_node, dst_node);
+    const Topology::Route r =
+        path_index == 0 ? topology_.route(src_node, dst_node) : topology_.routes(src_node, dst_node)[static_cast<size_t>(path_index)];
     cr.latency = r.latency;
     cr.directions = r.directions;
     for (uint32_t d : r.directions)
@@ -215,6 +228,19 @@ ActivityId SimPlatform::copy(Endpoint src, Endpoint dst, Bytes bytes, Completion
                     label, 0);
 }
 
+ActivityId SimPlatform::copy_over(Endpoint src, Endpoint dst, int path_index, Bytes bytes, CompletionListener& listener,
+                                  uint64_t tag, std::string_view label) {
+  if (bytes.count() < 0) throw PlatformError(fmt::format("copy of a negative size ({} bytes)", bytes.count()));
+  const int s = endpoint_node(src), d = endpoint_node(dst);
+  if (path_index != 0) {
+    const size_t n = s == d ? 1 : topology_.routes(s, d).size();
+    if (path_index < 0 || static_cast<size_t>(path_index) >= n)
+      throw PlatformError(fmt::format("copy {} → {}: no path {} (there are {})", topology_.node_name(s),
+                                      topology_.node_name(d), path_index, n));
+  }
+  return start_copy(s, d, static_cast<double>(bytes.count()), listener, tag, label, 0, path_index);
+}
+
 ActivityId SimPlatform::copy_step(int src_gpu, int dst_gpu, double bytes, CompletionListener& listener,
                                   uint64_t tag, ActivityId parent, std::string_view label) {
   return start_copy(topology_.gpu_node(src_gpu), topology_.gpu_node(dst_gpu), bytes, listener, tag, label, parent);
@@ -223,9 +249,9 @@ ActivityId SimPlatform::copy_step(int src_gpu, int dst_gpu, double bytes, Comple
 // The one path of every copy: its route's class, an activity slot, a record when logging, and a
 // place in the latency lane of its route.
 ActivityId SimPlatform::start_copy(int s, int d, double bytes, CompletionListener& listener, uint64_t tag,
-                                   std::string_view label, ActivityId parent) {
+                                   std::string_view label, ActivityId parent, int path_index) {
   const bool across = s != d && topology_.nodes() > 1 && !topology_.same_box(s, d);
-  const uint32_t route_id = across ? kOwnRoute : cached_route(s, d);
+  const uint32_t route_id = across ? kOwnRoute : cached_route(s, d, path_index);
   const uint32_t slot = new_activity_slot();
   Activity& a = activities_[slot];
   a.kind = ActivityKind::copy;

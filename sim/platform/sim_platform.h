@@ -14,6 +14,8 @@
 //    complement each other (compute-bound next to memory-bound).
 //    A kernel described by time (solo_s) is a compute kernel of solo_s x peak_flops FLOPs.
 //  * collective: NCCL's algorithms built of copies, step by step (see flow_collective.h).
+//  * paths / copy_over: the Topology's disjoint routes of a box-local pair (Topology::routes), a
+//    copy put on the one it names; path index 0 is copy()'s route.
 //  * path: the Topology's route, its link directions named by capacity group, plus the copy
 //    engines of the GPU ends when the spec bounds them (ids after the groups: out-engines of GPU g
 //    at groups + g, in-engines at groups + gpus + g), exactly the constraints a copy is put on.
@@ -55,9 +57,12 @@ class SimPlatform final : public Platform, private EventHandler {
   const GpuSpec& gpu(GpuId id) const override;
   const GpuPartitioning& partitioning(GpuId id) const override;
   Path path(Endpoint src, Endpoint dst) override;
+  std::vector<Path> paths(Endpoint src, Endpoint dst) override;  // Topology::routes()
 
   ActivityId copy(Endpoint src, Endpoint dst, Bytes bytes, CompletionListener& listener,
                   uint64_t tag, std::string_view label = {}) override;
+  ActivityId copy_over(Endpoint src, Endpoint dst, int path_index, Bytes bytes, CompletionListener& listener,
+                       uint64_t tag, std::string_view label = {}) override;
   ActivityId launch(GpuId gpu, PartitionId partition, const KernelProfile& kernel,
                     CompletionListener& listener, uint64_t tag) override;
   ActivityId collective(CollectiveOp op, std::span<const GpuId> group, Bytes bytes,
@@ -148,7 +153,8 @@ class SimPlatform final : public Platform, private EventHandler {
   void handle_event(uint64_t tag) override;
   uint32_t new_activity_slot();
   ActivityId start_copy(int src_node, int dst_node, double bytes, CompletionListener& listener, uint64_t tag,
-                        std::string_view label, ActivityId parent);
+                        std::string_view label, ActivityId parent, int path_index = 0);
+  Path path_of(const Topology::Route& r, Endpoint src, Endpoint dst) const;
   uint32_t lane_for(Time latency);
   void begin_after(uint32_t lane, Time latency, uint32_t slot);
   void drain_lane(uint32_t lane);
@@ -158,7 +164,7 @@ class SimPlatform final : public Platform, private EventHandler {
   void reschedule_completion();
   static uint64_t route_key(int src_node, int dst_node);
   static constexpr uint32_t kOwnRoute = UINT32_MAX - 1;
-  uint32_t cached_route(int src_node, int dst_node);  // index into routes_
+  uint32_t cached_route(int src_node, int dst_node, int path_index);  // index into routes_
   double copy_bound(int src_node, int dst_node) const;
   FlowClassId fabric_class(int src_node, int dst_node, Activity& a, Time& latency);
   const std::vector<uint32_t>& directions_of(const Activity& a) const;

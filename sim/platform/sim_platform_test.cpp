@@ -85,6 +85,40 @@ TEST(SimPlatform, RoutesPreferNvlinkAndNeverCrossAGpu) {
   EXPECT_EQ(topo.route(1, 6).latency, Time::us(3));
 }
 
+TEST(SimPlatform, BridgedPairsHaveNvlinkThenPcieAndCopiesUseBothAtOnce) {
+  HardwareSpec spec = anchor_hybrid(8, false);
+  Topology topo(spec);
+  // Pair partners: the bridge, then PCIe through their switch; nothing else is disjoint.
+  const auto r01 = topo.routes(0, 1);
+  ASSERT_EQ(r01.size(), 2u);
+  EXPECT_EQ(r01[0].directions, topo.route(0, 1).directions);
+  ASSERT_EQ(r01[1].directions.size(), 2u);
+  EXPECT_EQ(topo.directions()[r01[1].directions[0]].kind, LinkKind::pcie);
+  // Not partners: the one PCIe route (through the switch, or the uplink across switches).
+  EXPECT_EQ(topo.routes(0, 3).size(), 1u);
+  EXPECT_EQ(topo.routes(1, 6).size(), 1u);
+
+  Engine engine;
+  SimPlatform platform(engine, spec);
+  const std::vector<Path> paths = platform.paths(Endpoint::gpu(0), Endpoint::gpu(1));
+  ASSERT_EQ(paths.size(), 2u);
+  EXPECT_TRUE(paths[0].only(LinkKind::nvlink));
+  EXPECT_TRUE(paths[1].only(LinkKind::pcie));
+  EXPECT_FALSE(paths[0].shares_with(paths[1]));
+  EXPECT_DOUBLE_EQ(paths[1].bottleneck_Bps(), 25e9);
+  // 56 GB over NVLink and 25 GB over PCIe at once: both take one second after their latency.
+  Counter c;
+  c.engine = &engine;
+  platform.copy_over(Endpoint::gpu(0), Endpoint::gpu(1), 0, Bytes(56'000'000'000), c, 1);
+  platform.copy_over(Endpoint::gpu(0), Endpoint::gpu(1), 1, Bytes(25'000'000'000), c, 2);
+  engine.run();
+  ASSERT_EQ(c.done.size(), 2u);
+  EXPECT_EQ(c.done[0].second, Time::us(1) + Time::seconds(1));
+  EXPECT_EQ(c.done[1].second, Time::us(2) + Time::seconds(1));
+  EXPECT_THROW(platform.copy_over(Endpoint::gpu(0), Endpoint::gpu(1), 2, Bytes(1), c, 3), PlatformError);
+  EXPECT_THROW(platform.copy_over(Endpoint::gpu(0), Endpoint::gpu(3), 1, Bytes(1), c, 3), PlatformError);
+}
+
 TEST(SimPlatform, TwoCopiesShareALinkDirectionButNotTheReverse) {
   Engine engine;
   SimPlatform platform(engine, anchor_crossbar(3, 1e9, 0));

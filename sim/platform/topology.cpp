@@ -249,6 +249,30 @@ Topology::Route Topology::box_route(int src0, int dst0) {
   return routes_.emplace(key, compute_route(src0, dst0, true)).first->second;
 }
 
+std::vector<Topology::Route> Topology::routes(int src, int dst) {
+  const int bs = node_box(src), bd = node_box(dst);
+  if (bs < 0 || bs != bd) return {route(src, dst)};
+  const int s0 = to_box0(src), d0 = to_box0(dst);
+  const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(s0)) << 32) | static_cast<uint32_t>(d0);
+  auto it = disjoint_.find(key);
+  if (it == disjoint_.end()) {
+    std::vector<Route> found{box_route(s0, d0)};
+    std::vector<char> avoid(static_cast<size_t>(capacity_groups_), 0);
+    while (static_cast<int>(found.size()) < kMaxPaths) {
+      for (uint32_t d : found.back().directions) avoid[static_cast<size_t>(directions_[d].capacity_group)] = 1;
+      Route next = compute_route(s0, d0, true, &avoid);
+      if (next.directions.empty()) break;
+      found.push_back(std::move(next));
+    }
+    it = disjoint_.emplace(key, std::move(found)).first;
+  }
+  std::vector<Route> out = it->second;
+  const uint32_t shift = static_cast<uint32_t>(bs) * static_cast<uint32_t>(box_.directions);
+  for (Route& r : out)
+    for (uint32_t& d : r.directions) d += shift;
+  return out;
+}
+
 // Source GPU → its box route to its NIC's PCIe switch → NIC → leaf → (spine → leaf) → NIC →
 // PCIe switch → box route → destination. A host (or switch) as an end uses NIC 0.
 Topology::Route Topology::fabric_route(int src, int dst) {
@@ -286,7 +310,7 @@ Topology::Route Topology::fabric_route(int src, int dst) {
 // Dijkstra with a lexicographic cost and an early exit at the destination: on a star of 4096
 // GPUs a route costs one pass over the switch's links, not a whole shortest-path tree.
 // `box_only`: only box 0's own directions (a route inside a box never leaves it).
-Topology::Route Topology::compute_route(int src, int dst, bool box_only) const {
+Topology::Route Topology::compute_route(int src, int dst, bool box_only, const std::vector<char>* avoid) const {
   const uint32_t limit = box_only ? static_cast<uint32_t>(box_.directions) : UINT32_MAX;
   using Cost = std::tuple<int64_t, int, int>;  // latency ps, non-NVLink hops, hops
   const Cost inf{std::numeric_limits<int64_t>::max(), 0, 0};
@@ -305,6 +329,7 @@ Topology::Route Topology::compute_route(int src, int dst, bool box_only) const {
       if (d >= limit) continue;
       const LinkDirection& l = directions_[d];
       if (l.to != dst && kinds_[l.to] == NodeKind::gpu) continue;  // a dead end: skip it early
+      if (avoid != nullptr && (*avoid)[static_cast<size_t>(l.capacity_group)] != 0) continue;
       Cost next{std::get<0>(cost) + l.latency.ps(), std::get<1>(cost) + (l.kind == LinkKind::nvlink ? 0 : 1),
                 std::get<2>(cost) + 1};
       if (next < best[l.to]) {
@@ -314,6 +339,7 @@ Topology::Route Topology::compute_route(int src, int dst, bool box_only) const {
       }
     }
   }
+  if (via[dst] < 0 && avoid != nullptr) return {};
   if (via[dst] < 0)
     throw PlatformError(fmt::format("no route from {} to {}", names_[src], names_[dst]));
   Route r;

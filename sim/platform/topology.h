@@ -60,6 +60,14 @@ class Topology {
   // composed from them on each call. Throws PlatformError if there is none.
   Route route(int src, int dst);
 
+  // Every route between two distinct nodes of one box that shares no capacity group with another
+  // (route(src, dst) first, then the best route avoiding the groups taken so far, and so on, at
+  // most kMaxPaths): on a bridged pair the NVLink bridge, then PCIe through the switch; between
+  // GPUs of different switches PCIe through the root complex. Routes between boxes: route() only.
+  // Cached per box-local pair. Throws PlatformError if there is no route at all.
+  static constexpr int kMaxPaths = 4;
+  std::vector<Route> routes(int src, int dst);
+
   // Cluster shape: box b of node_box(n), or -1 for a NIC, leaf or spine.
   int nodes() const { return nodes_; }
   int node_box(int node) const;
@@ -77,7 +85,9 @@ class Topology {
   int from_box0(int node0, int box) const;
   Route box_route(int src0, int dst0);  // cached, box 0 numbering
   Route fabric_route(int src, int dst);
-  Route compute_route(int src, int dst, bool box_only) const;
+  // `avoid` (optional, one flag per capacity group): groups the route may not cross. Without a
+  // route: throws PlatformError, or returns an empty route when `avoid` is given.
+  Route compute_route(int src, int dst, bool box_only, const std::vector<char>* avoid = nullptr) const;
   int add_direction(int from, int to, LinkKind kind, double bandwidth_Bps, Time latency, int group);
 
   int gpu_count_ = 0;
@@ -96,6 +106,7 @@ class Topology {
   std::vector<std::vector<uint32_t>> out_;  // node -> outgoing direction ids
   int capacity_groups_ = 0;
   std::unordered_map<uint64_t, Route> routes_;  // box-local pairs, box 0 numbering
+  std::unordered_map<uint64_t, std::vector<Route>> disjoint_;  // routes(): box-local pairs, box 0
 };
 
 const char* to_string(LinkKind k);

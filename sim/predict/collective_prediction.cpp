@@ -230,7 +230,7 @@ nlohmann::ordered_json predict_overlap(const PredictOverlapOptions& o) {
   const models::OverlapParams params;
   Engine routes_engine;
   SimPlatform machine(routes_engine, hw);
-  const OverlapGroup g = overlap_group(machine, p.tp);
+  const OverlapGroup g = overlap_group(machine, p.tp, models::overlap_collective_bytes(p) / static_cast<double>(p.tp));
   const models::OverlapPrediction pred = models::predict_overlap(p, g.machine, params);
   nlohmann::ordered_json out;
   out["hardware"] = hw.name;

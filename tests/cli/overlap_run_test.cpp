@@ -92,16 +92,17 @@ TEST(OverlapRun, GridTraceParsesAndShowsContention) {
   EXPECT_GT(counters, 0u) << "link counters";
 }
 
-// GEMM+AR at TP 2 on the A6000 box: of these 8 configurations the selector picks another strategy
-// than the DES in two (proj at 4096 tokens, fc2 at 8192) and InterDecom at a non-best degree in two
-// (fc1 at 4096, qkv at 8192) -- the compass-288 grid's rows, each configuration being independent.
+// GEMM+AR at TP 2, hidden 5120, on the A6000 box: of these 8 configurations the selector picks
+// InterDecom where the DES's best is the (NVLink + PCIe) double ring in two (qkv and fc1 at 4096
+// tokens) and InterDecom at a non-best degree in two (qkv and fc1 at 8192) -- the compass-288
+// grid's rows, each configuration being independent.
 constexpr const char* kMisses = R"(name: grid-misses
 hardware: a6000x8-nvlink-pairs
 workload:
   kind: overlap
   ops: [gemm_ar]
   tp: [2]
-  hidden: [4096]
+  hidden: [5120]
   tokens: [4096, 8192]
   layers: [qkv, proj, fc1, fc2]
   trace_config: 0

@@ -41,9 +41,14 @@ void CheckedPlatform::call_at(Time at, CompletionListener& listener, uint64_t ta
 
 ActivityId CheckedPlatform::copy(Endpoint src, Endpoint dst, Bytes bytes, CompletionListener& listener,
                                  uint64_t tag, std::string_view label) {
+  return copy_over(src, dst, 0, bytes, listener, tag, label);
+}
+
+ActivityId CheckedPlatform::copy_over(Endpoint src, Endpoint dst, int path_index, Bytes bytes,
+                                      CompletionListener& listener, uint64_t tag, std::string_view label) {
   const uint64_t i = relay(listener, tag, Kind::copy);
   try {
-    const ActivityId id = inner_.copy(src, dst, bytes, *this, i, label);
+    const ActivityId id = inner_.copy_over(src, dst, path_index, bytes, *this, i, label);
     ++counts_.copies;
     check_after_solve();
     return id;

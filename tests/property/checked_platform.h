@@ -45,8 +45,11 @@ class CheckedPlatform final : public Platform, private CompletionListener, priva
   const GpuSpec& gpu(GpuId id) const override { return inner_.gpu(id); }
   const GpuPartitioning& partitioning(GpuId id) const override { return inner_.partitioning(id); }
   Path path(Endpoint src, Endpoint dst) override { return inner_.path(src, dst); }
+  std::vector<Path> paths(Endpoint src, Endpoint dst) override { return inner_.paths(src, dst); }
   ActivityId copy(Endpoint src, Endpoint dst, Bytes bytes, CompletionListener& listener, uint64_t tag,
                   std::string_view label = {}) override;
+  ActivityId copy_over(Endpoint src, Endpoint dst, int path_index, Bytes bytes, CompletionListener& listener,
+                       uint64_t tag, std::string_view label = {}) override;
   ActivityId launch(GpuId gpu, PartitionId partition, const KernelProfile& kernel, CompletionListener& listener,
                     uint64_t tag) override;
   ActivityId collective(CollectiveOp op, std::span<const GpuId> group, Bytes bytes, CollectiveAlgo algo,

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "models/calibrated_defaults.h"
-#include "sim/policies/overlap/ring_hops.h"
+#include "sim/policies/overlap/ring_synthesis.h"
 
 namespace parallax {
 
@@ -27,18 +27,25 @@ models::GpuComputeParams overlap_gpu_params(const GpuSpec& gpu) {
   return p;
 }
 
-OverlapGroup overlap_group(Platform& platform, int64_t tp) {
+OverlapGroup overlap_group(Platform& platform, int64_t tp, double chunk_bytes) {
   if (tp < 1 || tp > platform.gpu_count())
     throw PlatformError(fmt::format("tp = {} needs 1..{} GPUs, the machine's", tp, platform.gpu_count()));
   OverlapGroup g;
-  for (int i = 0; i < tp; ++i) g.order.push_back(i);
-  g.reverse_order = counter_rotating_order(g.order);
+  std::vector<int> gpus;
+  for (int i = 0; i < tp; ++i) gpus.push_back(i);
   g.machine.gpu = overlap_gpu_params(platform.gpu(0));
-  g.machine.ring = ring_hops(platform, g.order);
-  const std::vector<int> both[2] = {g.order, g.reverse_order};
-  std::vector<models::RingParams> rings = concurrent_ring_hops(platform, both);
-  g.machine.double_ring.first = std::move(rings[0]);
-  g.machine.double_ring.second = std::move(rings[1]);
+  SynthesisedRings single = synthesise_single_ring(platform, gpus, chunk_bytes);
+  SynthesisedRings twin = synthesise_double_ring(platform, gpus, chunk_bytes);
+  g.single = single.rings[0];
+  g.first = twin.rings[0];
+  g.second = twin.rings[1];
+  g.order = g.single.order;
+  g.reverse_order = g.second.order;
+  g.machine.ring = std::move(single.params[0]);
+  g.machine.double_ring.first = std::move(twin.params[0]);
+  g.machine.double_ring.second = std::move(twin.params[1]);
+  g.ring_binding = std::move(single.binding);
+  g.double_ring_binding = std::move(twin.binding);
   return g;
 }
 

@@ -1,16 +1,18 @@
 // File: sim/policies/overlap/overlap_machine.h
 // A machine (any Platform) seen by the overlap models: the GPU's compute model (the fitted GEMM
 // parameters where we have them, else the preset's peak/HBM with the default efficiency curve)
-// and the rings of a tensor-parallel group of GPUs 0..tp−1: the single ring in id order and the
-// double ring = that ring plus its counter-rotating twin, hops shared between them
-// (ring_hops.h).
+// and the rings of a tensor-parallel group of GPUs 0..tp−1, synthesised over the machine's paths
+// (ring_synthesis.h): the best single ring and the best pair of rings, hops shared between them
+// (ring_hops.h). Where nothing beats them these are the id order and its counter-rotating twin.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "models/overlap_problem.h"
 #include "sim/platform/platform.h"
+#include "sim/policies/overlap/ring_hops.h"
 
 namespace parallax {
 
@@ -21,13 +23,18 @@ namespace parallax {
 models::GpuComputeParams overlap_gpu_params(const GpuSpec& gpu);
 
 struct OverlapGroup {
-  std::vector<int> order;          // the single ring's order: 0..tp−1
-  std::vector<int> reverse_order;  // the double ring's second ring
+  std::vector<int> order;          // the single ring's order (= single.order)
+  std::vector<int> reverse_order;  // the double ring's second ring's order (= second.order)
   models::OverlapMachine machine;
+  RingRoute single;                // the single ring and the path of each hop
+  RingRoute first, second;         // the double ring's two rings
+  std::string ring_binding, double_ring_binding;  // the slowest hop, in words
 };
 
 // The group on GPUs 0..tp-1 of `platform` (its first GPU's compute model, its paths' rings).
+// `chunk_bytes` > 0: the rings are picked for ring steps of that many bytes per GPU (an
+// IntraFusion step moves S/tp), else for bandwidth (ring_synthesis.h).
 // Throws PlatformError when tp exceeds the machine's GPUs or tp < 1.
-OverlapGroup overlap_group(Platform& platform, int64_t tp);
+OverlapGroup overlap_group(Platform& platform, int64_t tp, double chunk_bytes = 0);
 
 }  // namespace parallax

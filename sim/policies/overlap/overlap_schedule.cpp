@@ -53,10 +53,13 @@ class GraphBuilder {
       const double b1 = group_.machine.double_ring.first.bottleneck_Bps();
       const double b2 = group_.machine.double_ring.second.bottleneck_Bps();
       const double x1 = b1 / (b1 + b2);
-      t.rings.push_back({group_.order, x1 * chunk});
-      t.rings.push_back({group_.reverse_order, (1.0 - x1) * chunk});
+      // A group built by hand with only order / reverse_order runs those on their first paths.
+      const bool routed = !group_.first.order.empty();
+      t.rings.push_back({routed ? group_.first.order : group_.order, x1 * chunk, group_.first.paths});
+      t.rings.push_back({routed ? group_.second.order : group_.reverse_order, (1.0 - x1) * chunk, group_.second.paths});
     } else {
-      t.rings.push_back({group_.order, chunk});
+      const bool routed = !group_.single.order.empty();
+      t.rings.push_back({routed ? group_.single.order : group_.order, chunk, group_.single.paths});
     }
     t.comm_hbm_bytes = hbm ? params_.hbm_bytes_per_link_byte * chunk : 0.0;
     return add(std::move(t), std::move(deps));

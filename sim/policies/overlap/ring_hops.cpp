@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -23,57 +22,94 @@ models::LinkType hop_link_type(const Path& path) {
   return type;
 }
 
-// The link resources a hop crosses, each once, with their capacities (copy engines are not
-// part of the ring model).
-std::map<uint32_t, double> hop_links(const Path& path) {
-  std::map<uint32_t, double> links;
-  for (const PathLink& l : path.links)
-    if (!l.copy_engine) links.emplace(l.resource, l.bandwidth_Bps);
-  return links;
+void check_ring_order(const std::vector<int>& order, size_t r, int gpus) {
+  if (order.empty()) throw std::invalid_argument("ring_hops: an empty ring order");
+  std::vector<int> sorted = order;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    throw PlatformError(fmt::format("ring order {} names a GPU twice", r));
+  for (int g : order)
+    if (g < 0 || g >= gpus) throw PlatformError(fmt::format("GPU {} does not exist (the machine has {})", g, gpus));
 }
 
 }  // namespace
 
-std::vector<models::RingParams> concurrent_ring_hops(Platform& platform, std::span<const std::vector<int>> orders) {
-  const int gpus = platform.gpu_count();
-  struct RoutedHop {
-    Path path;
-    std::map<uint32_t, double> links;
-  };
-  std::vector<std::vector<RoutedHop>> routed(orders.size());
-  std::map<uint32_t, int> crossings;  // link resource -> hops crossing it
-  for (size_t r = 0; r < orders.size(); ++r) {
-    const std::vector<int>& order = orders[r];
-    if (order.empty()) throw std::invalid_argument("ring_hops: an empty ring order");
-    std::vector<int> sorted = order;
-    std::sort(sorted.begin(), sorted.end());
-    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-      throw PlatformError(fmt::format("ring order {} names a GPU twice", r));
-    for (int g : order)
-      if (g < 0 || g >= gpus) throw PlatformError(fmt::format("GPU {} does not exist (the machine has {})", g, gpus));
-    if (order.size() == 1) continue;
-    for (size_t i = 0; i < order.size(); ++i) {
-      const int src = order[i], dst = order[(i + 1) % order.size()];
-      RoutedHop hop{platform.path(Endpoint::gpu(src), Endpoint::gpu(dst)), {}};
-      hop.links = hop_links(hop.path);
-      for (const auto& [link, capacity] : hop.links) ++crossings[link];
-      routed[r].push_back(std::move(hop));
-    }
+HopLinks hop_links_of(const Path& path, std::vector<uint32_t>& resource_ids) {
+  HopLinks hop;
+  hop.latency_s = path.latency.to_seconds();
+  hop.type = hop_link_type(path);
+  for (const PathLink& l : path.links) {
+    if (l.copy_engine) continue;
+    auto it = std::find(resource_ids.begin(), resource_ids.end(), l.resource);
+    const auto dense = static_cast<uint32_t>(it - resource_ids.begin());
+    if (it == resource_ids.end()) resource_ids.push_back(l.resource);
+    const bool seen = std::any_of(hop.links.begin(), hop.links.end(), [&](const auto& e) { return e.first == dense; });
+    if (!seen) hop.links.emplace_back(dense, l.bandwidth_Bps);
   }
-  std::vector<models::RingParams> rings(orders.size());
-  for (size_t r = 0; r < orders.size(); ++r) {
-    if (orders[r].size() == 1) {
+  return hop;
+}
+
+std::vector<models::RingParams> ring_params_over(std::span<const std::vector<const HopLinks*>> rings,
+                                                 std::vector<int>& crossings) {
+  for (const auto& ring : rings)
+    for (const HopLinks* hop : ring)
+      for (const auto& [link, capacity] : hop->links) {
+        if (link >= crossings.size()) crossings.resize(link + 1, 0);
+        ++crossings[link];
+      }
+  std::vector<models::RingParams> out(rings.size());
+  for (size_t r = 0; r < rings.size(); ++r) {
+    if (rings[r].empty()) {
       // A one-GPU ring moves nothing; one infinitely fast hop keeps ranks() == 1.
-      rings[r].hops.push_back({std::numeric_limits<double>::infinity(), 0.0, models::LinkType::nvlink});
+      out[r].hops.push_back({std::numeric_limits<double>::infinity(), 0.0, models::LinkType::nvlink});
       continue;
     }
-    for (const RoutedHop& hop : routed[r]) {
+    for (const HopLinks* hop : rings[r]) {
       double bw = std::numeric_limits<double>::infinity();
-      for (const auto& [link, capacity] : hop.links) bw = std::min(bw, capacity / crossings[link]);
-      rings[r].hops.push_back({bw, hop.path.latency.to_seconds(), hop_link_type(hop.path)});
+      for (const auto& [link, capacity] : hop->links) bw = std::min(bw, capacity / crossings[link]);
+      out[r].hops.push_back({bw, hop->latency_s, hop->type});
     }
   }
-  return rings;
+  for (const auto& ring : rings)
+    for (const HopLinks* hop : ring)
+      for (const auto& [link, capacity] : hop->links) crossings[link] = 0;
+  return out;
+}
+
+std::vector<models::RingParams> concurrent_ring_hops(Platform& platform, std::span<const RingRoute> rings) {
+  const int gpus = platform.gpu_count();
+  std::vector<uint32_t> resource_ids;
+  std::vector<std::vector<HopLinks>> hops(rings.size());
+  for (size_t r = 0; r < rings.size(); ++r) {
+    const std::vector<int>& order = rings[r].order;
+    check_ring_order(order, r, gpus);
+    if (!rings[r].paths.empty() && rings[r].paths.size() != order.size())
+      throw std::invalid_argument(fmt::format("ring {}: {} path indices for {} hops", r, rings[r].paths.size(), order.size()));
+    if (order.size() == 1) continue;
+    for (size_t i = 0; i < order.size(); ++i) {
+      const Endpoint src = Endpoint::gpu(order[i]), dst = Endpoint::gpu(order[(i + 1) % order.size()]);
+      const int k = rings[r].path_of_hop(i);
+      if (k == 0) {
+        hops[r].push_back(hop_links_of(platform.path(src, dst), resource_ids));
+        continue;
+      }
+      const std::vector<Path> paths = platform.paths(src, dst);
+      if (k < 0 || static_cast<size_t>(k) >= paths.size())
+        throw PlatformError(fmt::format("GPU {} -> {}: no path {} (there are {})", src.index, dst.index, k, paths.size()));
+      hops[r].push_back(hop_links_of(paths[static_cast<size_t>(k)], resource_ids));
+    }
+  }
+  std::vector<std::vector<const HopLinks*>> views(rings.size());
+  for (size_t r = 0; r < rings.size(); ++r)
+    for (const HopLinks& h : hops[r]) views[r].push_back(&h);
+  std::vector<int> crossings(resource_ids.size(), 0);
+  return ring_params_over(views, crossings);
+}
+
+std::vector<models::RingParams> concurrent_ring_hops(Platform& platform, std::span<const std::vector<int>> orders) {
+  std::vector<RingRoute> rings;
+  for (const std::vector<int>& o : orders) rings.push_back({o, {}});
+  return concurrent_ring_hops(platform, rings);
 }
 
 models::RingParams ring_hops(Platform& platform, const std::vector<int>& order) {

@@ -59,8 +59,13 @@ void TaskGraphRun::issue_ring_step(uint32_t t) {
     if (ring.order.size() < 2) continue;
     for (size_t i = 0; i < ring.order.size(); ++i) {
       const int src = ring.order[i], dst = ring.order[(i + 1) % ring.order.size()];
-      platform_.copy(Endpoint::gpu(src), Endpoint::gpu(dst), Bytes(std::llround(ring.bytes)), *this,
-                     uint64_t{t} << 1, task.label);
+      const int path = ring.paths.empty() ? 0 : ring.paths[i];
+      if (path == 0)
+        platform_.copy(Endpoint::gpu(src), Endpoint::gpu(dst), Bytes(std::llround(ring.bytes)), *this,
+                       uint64_t{t} << 1, task.label);
+      else
+        platform_.copy_over(Endpoint::gpu(src), Endpoint::gpu(dst), path, Bytes(std::llround(ring.bytes)), *this,
+                            uint64_t{t} << 1, task.label);
       ++activities;
     }
   }

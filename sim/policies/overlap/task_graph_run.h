@@ -18,6 +18,7 @@ namespace parallax {
 struct RingShare {
   std::vector<int> order;  // GPUs in ring order; hop i goes order[i] -> order[i+1 mod P]
   double bytes = 0;        // payload of each hop's copy in this step
+  std::vector<int> paths;  // per hop: the index into Platform::paths it takes (empty: path 0)
 };
 
 struct OverlapTask {

@@ -15,6 +15,7 @@
 #include "sim/engine/random_streams.h"
 #include "sim/platform/sim_platform.h"
 #include "sim/policies/colocate/colocation_comparison.h"
+#include "sim/policies/colocate/colocation_kernels.h"
 #include "sim/policies/colocate/colocation_node.h"
 #include "sim/policies/colocate/colocation_presets.h"
 #include "sim/report/chrome_trace.h"
@@ -141,8 +142,11 @@ Result run_colocate(const Scenario& sc, const ExperimentContext& ctx) {
   }();
 
   ColocationSetup setup;
-  setup.ls_kernels = colocate_request_kernels(w.ls_model, w.ls_batch);
-  setup.be_kernels = colocate_request_kernels(w.be_model, w.be_batch);
+  // The GPU's rates as the platform reports them (its per-SM bandwidth cap and η_c included).
+  const DeviceRates rates = device_rates_of(gpu);
+  const GpuLimits limits = gpu_limits_for(gpu.model);
+  setup.ls_kernels = colocation_kernels(w.ls_model, w.ls_batch, rates, limits);
+  setup.be_kernels = colocation_kernels(w.be_model, w.be_batch, rates, limits);
   setup.ls_slo = Time::seconds(w.ls_slo_s);
   setup.be_stop = Time::seconds(w.duration_s);
   setup.interference = w.interference;
@@ -168,7 +172,7 @@ Result run_colocate(const Scenario& sc, const ExperimentContext& ctx) {
   summary["duration_s"] = w.duration_s;
   summary["slo_target"] = w.slo_target;
   summary["sgdrc_eviction"] = w.sgdrc_eviction;
-  summary["bw_per_sm_GBps"] = w.bw_per_sm_Bps * 1e-9;
+  summary["bw_per_sm_GBps"] = rates.bw_per_sm_Bps * 1e-9;
   summary["overall_throughput_unit"] = "samples per second (LS requests x LS batch + BE batches x BE batch)";
   summary["be_throughput_unit"] = "BE batches per second";
   nlohmann::ordered_json& policies = summary["policies"];
@@ -187,7 +191,6 @@ Result run_colocate(const Scenario& sc, const ExperimentContext& ctx) {
     auto policy = make_colocation_policy(name, o);
     ColocationSetup policy_setup = setup;
     policy_setup.gpu = {0, platform->device_rates(0), &platform->partitioning(0)};
-    policy_setup.gpu.rates.bw_per_sm_Bps = w.bw_per_sm_Bps;  // the workload's per-SM cap
     policy_setup.record_kernels = traced;
     policy_setup.record_spans = series;
     ColocationNode node(*platform, *policy, policy_setup);

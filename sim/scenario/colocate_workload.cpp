@@ -2,9 +2,11 @@
 #include "sim/scenario/colocate_workload.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
+#include "models/network_shapes.h"
 #include "sim/platform/green_context_groups.h"
 #include "sim/platform/mig_layout.h"
 #include "sim/platform/mig_memory.h"
@@ -26,6 +28,11 @@ std::string read_model(const MapFields& f) {
   const ModelCatalog& catalog = embedded_model_catalog();
   if (catalog.find(name) == nullptr)
     fail_at(node, f.path_of("model"), fmt::format("unknown model '{}'{}", name, did_you_mean_suffix(name, catalog.names())));
+  // Colocation runs the model's real kernels (sim/policies/colocate/colocation_kernels.h).
+  const std::vector<std::string>& shaped = network_names();
+  if (std::find(shaped.begin(), shaped.end(), name) == shaped.end())
+    fail_at(node, f.path_of("model"), fmt::format("model '{}' has no layer shapes (models/network_shapes.h has {})", name,
+                                                  fmt::join(shaped, ", ")));
   return name;
 }
 
@@ -54,7 +61,7 @@ void check_mig_memory(const GpuPartitioning& parts, const ConfigNode& where, con
 void read_colocate_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,
                             Scenario& scenario) {
   const MapFields f(workload, path,
-                    {"kind", "ls", "be", "duration_s", "policies", "slo_target", "sgdrc_eviction", "bw_per_sm_GBps",
+                    {"kind", "ls", "be", "duration_s", "policies", "slo_target", "sgdrc_eviction",
                      "static_ls_sms", "mig", "mps_be_percentage", "interference", "trace_policy"});
   ColocateWorkloadSpec& c = scenario.colocate;
   const MapFields ls(f.required("ls"), f.path_of("ls"), {"model", "batch", "arrivals", "slo_ms"});
@@ -89,9 +96,6 @@ void read_colocate_workload(const ConfigNode& workload, const std::string& path,
   }
   if (catalog_gpu_kind(model) < 0)
     fail_at(workload, path, fmt::format("the model catalog has no figures for GPU '{}'", model));
-  const GpuSpec& gpu = scenario.hardware.gpus[0];
-  c.bw_per_sm_Bps = gpu.bw_per_sm_Bps;
-  if (const ConfigNode* b = f.optional("bw_per_sm_GBps")) c.bw_per_sm_Bps = read_number_in(*b, f.path_of("bw_per_sm_GBps"), kBandwidthGBpsRange) * 1e9;
   c.static_ls_sms = parts->sms / 2 / parts->green_multiple_sms * parts->green_multiple_sms;
   if (const ConfigNode* s = f.optional("static_ls_sms")) {
     c.static_ls_sms = static_cast<int>(read_integer_in(*s, f.path_of("static_ls_sms"), 1, parts->sms));

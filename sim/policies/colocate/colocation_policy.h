@@ -41,6 +41,12 @@ struct BeView {
   int sms = 0;                           // the SMs (whole TPCs) it was launched on
 };
 
+// One kernel of an LS request or a BE work unit (colocation_kernels.h makes them from a model).
+struct ColocationKernel {
+  std::string name;
+  KernelShape shape;
+};
+
 struct ColocationGpu {
   GpuId gpu = 0;
   DeviceRates rates;

@@ -13,4 +13,8 @@ std::vector<ColocationKernel> colocation_kernels(std::string_view model, int bat
   return out;
 }
 
+double colocation_resident_bytes(std::string_view model) {
+  return network_shape(model, 1).state_elements() * data_type("fp16").bytes;
+}
+
 }  // namespace parallax

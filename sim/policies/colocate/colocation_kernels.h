@@ -19,5 +19,9 @@ namespace parallax {
 // std::invalid_argument for a model network_shapes does not describe (network_names()).
 std::vector<ColocationKernel> colocation_kernels(std::string_view model, int batch, const DeviceRates& rates,
                                                  const GpuLimits& limits);
+// The model's state dict in fp16 (weights and batch-norm statistics), the tensors a colocated
+// tenant keeps in HBM between requests [assumption: activations are freed and allocated again per
+// request, so only these stay on a channel colour].
+double colocation_resident_bytes(std::string_view model);
 
 }  // namespace parallax

@@ -37,7 +37,7 @@ ColocationSetup setup_for(const GpuPartitioning& parts) {
 }
 
 Outcome run(std::string_view policy_name, const std::vector<Time>& arrivals, ColocationPolicyOptions o = {},
-            bool interference = false, double bw_per_sm_Bps = 0) {
+            bool interference = false, double bw_per_sm_Bps = 0, Time ls_slo = Time::ms(5)) {
   static const GpuPartitioning parts = test_machines::h200_partitioning();
   o.mig_ls = {"4g.71gb", 0};
   o.mig_be = {"3g.71gb", 4};
@@ -48,6 +48,7 @@ Outcome run(std::string_view policy_name, const std::vector<Time>& arrivals, Col
   ColocationSetup s = setup_for(parts);
   s.interference_on = interference;
   s.gpu.rates.bw_per_sm_Bps = bw_per_sm_Bps;
+  s.ls_slo = ls_slo;
   s.record_kernels = true;
   ColocationNode node(platform, *policy, s);
   node.start(arrivals);
@@ -99,10 +100,36 @@ TEST(Colocation, RequestsAreNeverLostUnderAnyPolicy) {
   }
 }
 
-// SGDRC: LS takes the TPCs and colours its kernel needs, so once it runs a compute-bound LS kernel
-// takes exactly its isolated time although BE runs all the time; a memory-bound one is held to at
-// most C-1 of C colours (BE keeps one): 8/7 of its solo time.
-TEST(Colocation, SgdrcLsKernelsRunAtTheirSoloSpeed) {
+// SGDRC's offline profile on the hand case: LS alone takes 13.3 us (ls/a, 40 SMs) + 417 us
+// (ls/b, 2 GB at 4.8 TB/s). With a 5 ms SLO the budget is 2.5 ms: one TPC holds ls/a to 267 us
+// (2 SMs), and ls/b then needs 2 of 8 colours (1.67 ms; 1 colour would take 3.33 ms).
+TEST(Colocation, SgdrcAllocationIsTheFewestTpcsThenColoursWithinTheBudget) {
+  const GpuPartitioning parts = test_machines::h200_partitioning();
+  Engine engine;
+  SimPlatform platform(engine, test_machines::one_h200());
+  ColocationSetup s = setup_for(parts);
+  SgdrcColocation sgdrc;
+  sgdrc.plan({s.ls_kernels, Time::ms(5), 0});
+  sgdrc.setup(platform, s.gpu);
+  EXPECT_TRUE(sgdrc.allocation().meets);
+  EXPECT_EQ(sgdrc.allocation().tpcs, 1);
+  EXPECT_EQ(sgdrc.allocation().colours, 2);
+  EXPECT_NEAR(sgdrc.allocation().latency_s, 3e9 / (0.75 * 989e12 * 2 / 132) + 2e9 / (4.8e12 * 2 / 8), 1e-12);
+  // A 0.6 ms SLO is out of reach with BE keeping a TPC and a colour: LS gets that maximum.
+  SgdrcColocation tight;
+  tight.plan({s.ls_kernels, Time::us(600), 0});
+  Engine e2;
+  SimPlatform p2(e2, test_machines::one_h200());
+  tight.setup(p2, s.gpu);
+  EXPECT_FALSE(tight.allocation().meets);
+  EXPECT_EQ(tight.allocation().tpcs, 65);
+  EXPECT_EQ(tight.allocation().colours, 7);
+}
+
+// SGDRC runs each LS kernel on its allocation: ls/a on the one TPC (2 of its 40 SMs: 20x its solo
+// time, in 20 full waves), ls/b with its 2 of 8 colours, since BE's memory-bound kernel contends
+// for bandwidth whenever it runs (4x its solo time), although BE runs all the time.
+TEST(Colocation, SgdrcLsKernelsRunOnTheirAllocation) {
   for (const SgdrcEviction e : {SgdrcEviction::kernel, SgdrcEviction::block}) {
     ColocationPolicyOptions o;
     o.sgdrc_eviction = e;
@@ -114,9 +141,10 @@ TEST(Colocation, SgdrcLsKernelsRunAtTheirSoloSpeed) {
         if (a.name == name) return (a.end - a.start).to_seconds();
       return -1.0;
     };
-    EXPECT_NEAR(duration_of(sgdrc, "ls/a"), duration_of(alone, "ls/a"), 1e-12);
-    EXPECT_NEAR(duration_of(sgdrc, "ls/b"), duration_of(alone, "ls/b") * 8.0 / 7.0, 1e-12);
+    EXPECT_NEAR(duration_of(sgdrc, "ls/a"), duration_of(alone, "ls/a") * 20, 1e-12);
+    EXPECT_NEAR(duration_of(sgdrc, "ls/b"), duration_of(alone, "ls/b") * 4, 1e-12);
     EXPECT_GT(sgdrc.m.be_kernels, 10);
+    EXPECT_LE(sgdrc.m.ls_p99_latency_s, 5e-3);  // the profile's budget keeps it within the SLO here
     // Every LS kernel ran in the LS partition, every BE kernel in the BE one.
     for (const ActivityRecord& a : sgdrc.records)
       EXPECT_EQ(a.partition, a.name.rfind("ls/", 0) == 0 ? "sgdrc-ls" : "sgdrc-be") << a.name;
@@ -126,12 +154,13 @@ TEST(Colocation, SgdrcLsKernelsRunAtTheirSoloSpeed) {
 // The bound: BE never delays an LS kernel beyond one BE kernel boundary. Kernel eviction:
 // an LS kernel that waited was launched exactly when a BE kernel ended, and waited less than that
 // kernel's duration. Block eviction: it waited one wave of the BE kernel in its way, less still.
-// The LS arrivals fall while BE kernels run (BE starts at 0, LS every 0.7 ms).
+// The LS arrivals fall while BE kernels run (BE starts at 0, LS every 0.7 ms); the 0.6 ms SLO
+// gives LS the largest allocation, so its first kernel takes TPCs BE holds.
 TEST(Colocation, SgdrcDelaysLsByAtMostOneBeKernel) {
   for (const SgdrcEviction e : {SgdrcEviction::kernel, SgdrcEviction::block}) {
     ColocationPolicyOptions o;
     o.sgdrc_eviction = e;
-    const Outcome r = run("sgdrc", spaced(40, Time::us(700)), o);
+    const Outcome r = run("sgdrc", spaced(40, Time::us(700)), o, false, 0, Time::us(600));
     ASSERT_EQ(r.m.ls_finished, 40);
     std::map<uint64_t, const ActivityRecord*> by_id;
     for (const ActivityRecord& a : r.records) by_id[a.id] = &a;

@@ -2,6 +2,7 @@
 // Colocation policies on a SimPlatform with one H200-like GPU (132 SMs, 989 TFLOP/s, 4.8 TB/s).
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <numeric>
 
@@ -20,6 +21,12 @@ struct Outcome {
   double ls_solo_s = 0;
   std::vector<ActivityRecord> records;
   std::vector<ColocationKernelNote> notes;
+  std::vector<std::pair<std::string, double>> stats;  // the policy's
+  double stat(const std::string& key) const {
+    for (const auto& [k, v] : stats)
+      if (k == key) return v;
+    return -1;
+  }
 };
 
 // LS: a compute-bound kernel needing 40 SMs and a memory-bound one needing 20; BE: a big
@@ -37,7 +44,8 @@ ColocationSetup setup_for(const GpuPartitioning& parts) {
 }
 
 Outcome run(std::string_view policy_name, const std::vector<Time>& arrivals, ColocationPolicyOptions o = {},
-            bool interference = false, double bw_per_sm_Bps = 0, Time ls_slo = Time::ms(5)) {
+            bool interference = false, double bw_per_sm_Bps = 0, Time ls_slo = Time::ms(5),
+            const std::function<void(ColocationSetup&)>& edit = {}) {
   static const GpuPartitioning parts = test_machines::h200_partitioning();
   o.mig_ls = {"4g.71gb", 0};
   o.mig_be = {"3g.71gb", 4};
@@ -49,11 +57,12 @@ Outcome run(std::string_view policy_name, const std::vector<Time>& arrivals, Col
   s.interference_on = interference;
   s.gpu.rates.bw_per_sm_Bps = bw_per_sm_Bps;
   s.ls_slo = ls_slo;
+  if (edit) edit(s);
   s.record_kernels = true;
   ColocationNode node(platform, *policy, s);
   node.start(arrivals);
   engine.run();
-  return {node.metrics(), node.ls_request_solo_s(), log.records, node.kernel_notes()};
+  return {node.metrics(), node.ls_request_solo_s(), log.records, node.kernel_notes(), policy->stats()};
 }
 
 std::vector<Time> spaced(int n, Time gap) {
@@ -149,6 +158,38 @@ TEST(Colocation, SgdrcLsKernelsRunOnTheirAllocation) {
     for (const ActivityRecord& a : sgdrc.records)
       EXPECT_EQ(a.partition, a.name.rfind("ls/", 0) == 0 ? "sgdrc-ls" : "sgdrc-be") << a.name;
   }
+}
+
+// Colours go to LS only while BE contends for bandwidth, and colouring moves BE's pages: with a BE
+// job that reads no DRAM, ls/b streams at the whole HBM (its solo time) and nothing migrates; with
+// the usual BE (its memory-bound be/b contends) every busy period colours LS once (2 of 8
+// colours) and copies 2/8 of BE's 800 MB, on and off.
+TEST(Colocation, SgdrcColoursOnlyUnderContentionAndPaysTheMigration) {
+  const auto be_resident = [](ColocationSetup& s) { s.be_resident_bytes = 8e8; };
+  const auto compute_be = [](ColocationSetup& s) {
+    s.be_resident_bytes = 8e8;
+    s.be_kernels = {{"be/c", {2e12, 0, 400, 1}}};
+  };
+  const Outcome alone = run("ls_alone", spaced(20, Time::ms(3)));
+  const Outcome quiet = run("sgdrc", spaced(20, Time::ms(3)), {}, false, 0, Time::ms(5), compute_be);
+  ASSERT_EQ(quiet.m.ls_finished, 20);
+  EXPECT_GT(quiet.m.be_kernels, 0);
+  EXPECT_EQ(quiet.stat("colour_changes"), 0);
+  EXPECT_EQ(quiet.stat("migrated_bytes"), 0);
+  double ls_b_alone = 0;
+  for (const ActivityRecord& a : alone.records)
+    if (a.name == "ls/b") ls_b_alone = (a.end - a.start).to_seconds();
+  for (const ActivityRecord& a : quiet.records)
+    if (a.name == "ls/b") {
+      EXPECT_NEAR((a.end - a.start).to_seconds(), ls_b_alone, 1e-12);
+    }
+  const Outcome busy = run("sgdrc", spaced(20, Time::ms(3)), {}, false, 0, Time::ms(5), be_resident);
+  ASSERT_EQ(busy.m.ls_finished, 20);
+  EXPECT_EQ(busy.stat("colour_changes"), 40);  // on and off in each of the 20 busy periods
+  EXPECT_DOUBLE_EQ(busy.stat("migrated_bytes"), 20 * 8e8 * 2 / 8);
+  int migrations = 0;
+  for (const ActivityRecord& a : busy.records) migrations += a.name == "sgdrc colour migration";
+  EXPECT_EQ(migrations, 20);
 }
 
 // The bound: BE never delays an LS kernel beyond one BE kernel boundary. Kernel eviction:

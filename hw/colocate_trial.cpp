@@ -9,9 +9,9 @@
 #include "models/calibration_data/data_error.h"
 #include "hw/green_split.h"
 #include "sim/engine/random_streams.h"
+#include "sim/policies/colocate/colocation_kernels.h"
 #include "sim/policies/colocate/colocation_node.h"
 #include "sim/policies/colocate/colocation_presets.h"
-#include "sim/scenario/model_catalog_reader.h"
 
 namespace parallax::hw {
 
@@ -34,12 +34,14 @@ ColocateOutcome run_colocate_trial(Platform& platform, const ColocateTrial& t, b
   // η_c = 0.75 and a per-SM bandwidth cap of 2·HBM/SMs, as the colocate scenarios default to.
   setup.gpu.rates = DeviceRates{t.sms, t.flops_per_s, t.hbm_Bps, 2 * t.hbm_Bps / t.sms, 0.75, t.launch_s};
   setup.gpu.partitioning = &platform.partitioning(0);
-  setup.ls_kernels = colocate_request_kernels(t.ls_model, t.ls_batch);
-  setup.be_kernels = colocate_request_kernels(t.be_model, t.be_batch);
+  // The trial's config names no GPU model: the sweep's GPUs are sm_90 (H100/H200) [assumption].
+  const GpuLimits limits = gpu_limits_for("H100");
+  setup.ls_kernels = colocation_kernels(t.ls_model, t.ls_batch, setup.gpu.rates, limits);
+  setup.be_kernels = colocation_kernels(t.be_model, t.be_batch, setup.gpu.rates, limits);
   setup.interference = interference;
   setup.interference_on = interference_on;
   double solo_s = 0;
-  for (const NamedKernel& k : setup.ls_kernels)
+  for (const ColocationKernel& k : setup.ls_kernels)
     solo_s += kernel_time_s(k.shape, setup.gpu.rates, std::min(k.shape.sm_need(), t.sms), 1.0);
   const Time t0 = platform.now();
   setup.ls_slo = Time::seconds(t.ls_slo_x_solo * solo_s);

@@ -15,6 +15,7 @@
 #include "sim/engine/random_streams.h"
 #include "sim/platform/sim_platform.h"
 #include "sim/policies/colocate/colocation_comparison.h"
+#include "sim/policies/colocate/colocation_kernels.h"
 #include "sim/policies/colocate/colocation_node.h"
 #include "sim/policies/colocate/colocation_presets.h"
 #include "sim/report/chrome_trace.h"
@@ -127,6 +128,19 @@ nlohmann::ordered_json to_json(const ColocationComparison& c) {
   return j;
 }
 
+// The paper's headline (SGDRC, REFERENCE.md §6.6), printed beside the pairs table.
+constexpr const char* kSgdrcHeadline =
+    "SGDRC paper: 99.0% LS SLO attainment, up to 1.47x overall and 2.36x BE throughput over the best baseline";
+
+// One pair's policy outcome, for summary.json's `pairs` and the pairs table.
+nlohmann::ordered_json pair_policy_json(const PolicyOutcome& o) {
+  nlohmann::ordered_json j;
+  j["ls_slo_attainment"] = o.ls_slo_attainment;
+  j["be_throughput"] = o.be_throughput;
+  j["overall_throughput"] = o.overall_throughput;
+  return j;
+}
+
 }  // namespace
 
 Result run_colocate(const Scenario& sc, const ExperimentContext& ctx) {
@@ -135,17 +149,9 @@ Result run_colocate(const Scenario& sc, const ExperimentContext& ctx) {
   const GpuSpec& gpu = sc.hardware.gpus.at(0);
   const GpuPartitioning& parts = gpu_partitioning_for(gpu.model);
   RandomStreams streams(sc.seed);
-  const std::vector<Time> arrivals = [&] {
-    auto process = make_arrival_process(w.ls_arrivals, streams.stream("colocate.ls_arrivals"));
-    return arrivals_until(*process, Time::seconds(w.duration_s));
-  }();
-
-  ColocationSetup setup;
-  setup.ls_kernels = colocate_request_kernels(w.ls_model, w.ls_batch);
-  setup.be_kernels = colocate_request_kernels(w.be_model, w.be_batch);
-  setup.ls_slo = Time::seconds(w.ls_slo_s);
-  setup.be_stop = Time::seconds(w.duration_s);
-  setup.interference = w.interference;
+  // The GPU's rates as the platform reports them (its per-SM bandwidth cap and η_c included).
+  const DeviceRates rates = device_rates_of(gpu);
+  const GpuLimits limits = gpu_limits_for(gpu.model);
 
   ColocationPolicyOptions o;
   o.static_ls_sms = w.static_ls_sms;
@@ -153,6 +159,7 @@ Result run_colocate(const Scenario& sc, const ExperimentContext& ctx) {
   o.mig_be = {w.mig_be_profile, w.mig_be_start};
   o.mps_be_percentage = w.mps_be_percentage;
   o.sgdrc_eviction = w.sgdrc_eviction == "block" ? SgdrcEviction::block : SgdrcEviction::kernel;
+  o.sgdrc_slo_budget = w.sgdrc_slo_budget;
 
   Result out;
   nlohmann::ordered_json& summary = out.summary;
@@ -160,74 +167,125 @@ Result run_colocate(const Scenario& sc, const ExperimentContext& ctx) {
   summary["ls_model"] = w.ls_model;
   summary["ls_batch"] = w.ls_batch;
   summary["ls_arrivals_kind"] = w.ls_arrivals.kind;
-  summary["ls_requests"] = arrivals.size();
-  summary["ls_mean_rate_per_s"] = static_cast<double>(arrivals.size()) / w.duration_s;
   summary["ls_slo_s"] = w.ls_slo_s;
   summary["be_model"] = w.be_model;
   summary["be_batch"] = w.be_batch;
   summary["duration_s"] = w.duration_s;
   summary["slo_target"] = w.slo_target;
   summary["sgdrc_eviction"] = w.sgdrc_eviction;
-  summary["bw_per_sm_GBps"] = w.bw_per_sm_Bps * 1e-9;
+  summary["sgdrc_slo_budget"] = w.sgdrc_slo_budget;
+  summary["bw_per_sm_GBps"] = rates.bw_per_sm_Bps * 1e-9;
+  summary["kernel_dtype"] = "fp16";
   summary["overall_throughput_unit"] = "samples per second (LS requests x LS batch + BE batches x BE batch)";
   summary["be_throughput_unit"] = "BE batches per second";
-  nlohmann::ordered_json& policies = summary["policies"];
   const auto shared_log = std::make_shared<ActivityLog>();
   ActivityLog& trace_log = *shared_log;
-  std::vector<PolicyOutcome> outcomes;
   // timeline.csv and ls_latency.csv (sim/experiment/colocate_series.h): every policy, the same bins.
   const bool series = ctx.outputs();
   const double bin_s = time_bin_width_s(w.duration_s, kColocateTimelineBins);
   std::string timeline = kColocateTimelineHeader, latency = kLsLatencyHeader;
   ConsoleTable table{{"policy", "LS p50 ms", "LS p99 ms", "SLO %", "arrived", "BE batch/s", "SM %", "HBM %"}, {}, {}};
-  for (const std::string& name : w.policies) {
-    Engine engine;
-    const bool traced = traces_policy(sc, ctx, name, w.trace_policy);
-    const std::unique_ptr<Platform> platform = ctx.make_platform(engine, sc.hardware, traced ? &trace_log : nullptr, {parts});
-    auto policy = make_colocation_policy(name, o);
-    ColocationSetup policy_setup = setup;
-    policy_setup.gpu = {0, platform->device_rates(0), &platform->partitioning(0)};
-    policy_setup.gpu.rates.bw_per_sm_Bps = w.bw_per_sm_Bps;  // the workload's per-SM cap
-    policy_setup.record_kernels = traced;
-    policy_setup.record_spans = series;
-    ColocationNode node(*platform, *policy, policy_setup);
-    node.start(arrivals);
-    run_engine_reporting(engine, Time::seconds(w.duration_s), ctx.progress,
-                         static_cast<double>(outcomes.size()) / static_cast<double>(w.policies.size()),
-                         1.0 / static_cast<double>(w.policies.size()));
-    const ColocationMetrics m = node.metrics();
-    if (m.ls_finished != m.ls_arrived)
-      throw std::logic_error(fmt::format("colocate/{}: {} of {} LS requests never finished", name,
-                                         m.ls_arrived - m.ls_finished, m.ls_arrived));
-    const double be_window = std::max(w.duration_s, m.makespan_s);
-    const PolicyOutcome outcome{name, m.ls_slo_attainment, m.be_throughput,
-                                (static_cast<double>(m.ls_finished) * w.ls_batch + m.be_work_units * w.be_batch) / be_window,
-                                policy->runs_be()};
-    outcomes.push_back(outcome);
-    policies[name] = to_json(m, node.ls_request_solo_s(), outcome, w.slo_target);
-    if (series) {
-      timeline += colocate_timeline_rows(name, node.kernel_spans(), m.makespan_s, bin_s, gpu.sms, gpu.hbm_Bps);
-      latency += ls_latency_cdf_rows(name, m.ls_latencies_s);
+  nlohmann::ordered_json pairs_json = nlohmann::ordered_json::array();
+  ConsoleTable pairs_table{{"LS", "BE"}, {}, {}};
+  for (const std::string& name : w.policies) pairs_table.header.push_back(name + " SLO% / BE/s");
+  const double runs = static_cast<double>(w.policies.size() * w.pairs.size());
+  int run_index = 0;
+  std::vector<PolicyOutcome> first_outcomes;
+  for (size_t pi = 0; pi < w.pairs.size(); ++pi) {
+    const ColocatePair& pair = w.pairs[pi];
+    // The first pair is the scenario's main one: its arrivals stream keeps the single-pair name,
+    // its kernels go to the trace and the timeline, its policies to summary.json's `policies`.
+    const bool main_pair = pi == 0;
+    const std::vector<Time> arrivals = [&] {
+      const std::string stream = main_pair ? "colocate.ls_arrivals" : fmt::format("colocate.pair{}.ls_arrivals", pi);
+      auto process = make_arrival_process(pair.ls_arrivals, streams.stream(stream));
+      return arrivals_until(*process, Time::seconds(w.duration_s));
+    }();
+    ColocationSetup setup;
+    setup.ls_kernels = colocation_kernels(pair.ls_model, pair.ls_batch, rates, limits);
+    setup.be_kernels = colocation_kernels(pair.be_model, pair.be_batch, rates, limits);
+    setup.be_resident_bytes = colocation_resident_bytes(pair.be_model);
+    setup.ls_slo = Time::seconds(pair.ls_slo_s);
+    setup.be_stop = Time::seconds(w.duration_s);
+    setup.interference = w.interference;
+    if (main_pair) {
+      summary["ls_requests"] = arrivals.size();
+      summary["ls_mean_rate_per_s"] = static_cast<double>(arrivals.size()) / w.duration_s;
     }
-    if (traced) {
-      TraceAnnotations notes = annotations_of(node, trace_log);
-      notes.phases.push_back(log_phase("policy " + name, trace_log));
-      out.files.push_back(trace_file(sc, shared_log, std::move(notes)));
-      out.files.push_back({"kernels.csv", kernels_csv(node, trace_log), {}});
+    std::vector<PolicyOutcome> outcomes;
+    nlohmann::ordered_json pair_policies;
+    std::vector<std::string> pair_row{fmt::format("{} b{}", pair.ls_model, pair.ls_batch),
+                                      fmt::format("{} b{}", pair.be_model, pair.be_batch)};
+    for (const std::string& name : w.policies) {
+      Engine engine;
+      const bool traced = main_pair && traces_policy(sc, ctx, name, w.trace_policy);
+      const std::unique_ptr<Platform> platform = ctx.make_platform(engine, sc.hardware, traced ? &trace_log : nullptr, {parts});
+      auto policy = make_colocation_policy(name, o);
+      ColocationSetup policy_setup = setup;
+      policy_setup.gpu = {0, platform->device_rates(0), &platform->partitioning(0)};
+      policy_setup.record_kernels = traced;
+      policy_setup.record_spans = series && main_pair;
+      ColocationNode node(*platform, *policy, policy_setup);
+      node.start(arrivals);
+      run_engine_reporting(engine, Time::seconds(w.duration_s), ctx.progress, run_index / runs, 1.0 / runs);
+      ++run_index;
+      const ColocationMetrics m = node.metrics();
+      if (m.ls_finished != m.ls_arrived)
+        throw std::logic_error(fmt::format("colocate/{}: {} of {} LS requests never finished", name,
+                                           m.ls_arrived - m.ls_finished, m.ls_arrived));
+      const double be_window = std::max(w.duration_s, m.makespan_s);
+      const PolicyOutcome outcome{name, m.ls_slo_attainment, m.be_throughput,
+                                  (static_cast<double>(m.ls_finished) * pair.ls_batch + m.be_work_units * pair.be_batch) /
+                                      be_window,
+                                  policy->runs_be()};
+      outcomes.push_back(outcome);
+      pair_policies[name] = pair_policy_json(outcome);
+      pair_row.push_back(fmt::format("{:.1f} / {:.1f}", m.ls_slo_attainment * 100, m.be_throughput));
+      if (!main_pair) continue;
+      nlohmann::ordered_json& pj = summary["policies"][name];
+      pj = to_json(m, node.ls_request_solo_s(), outcome, w.slo_target);
+      for (const auto& [key, value] : policy->stats()) pj["policy"][key] = value;
+      if (series) {
+        timeline += colocate_timeline_rows(name, node.kernel_spans(), m.makespan_s, bin_s, gpu.sms, gpu.hbm_Bps);
+        latency += ls_latency_cdf_rows(name, m.ls_latencies_s);
+      }
+      if (traced) {
+        TraceAnnotations notes = annotations_of(node, trace_log);
+        notes.phases.push_back(log_phase("policy " + name, trace_log));
+        out.files.push_back(trace_file(sc, shared_log, std::move(notes)));
+        out.files.push_back({"kernels.csv", kernels_csv(node, trace_log), {}});
+      }
+      table.rows.push_back({name, fmt::format("{:.3f}", m.ls_p50_latency_s * 1e3),
+                            fmt::format("{:.3f}", m.ls_p99_latency_s * 1e3), fmt::format("{:.2f}", m.ls_slo_attainment * 100),
+                            fmt::format("{}", m.ls_arrived), fmt::format("{:.2f}", m.be_throughput),
+                            fmt::format("{:.1f}", m.sm_utilisation * 100), fmt::format("{:.1f}", m.hbm_utilisation * 100)});
     }
-    table.rows.push_back({name, fmt::format("{:.3f}", m.ls_p50_latency_s * 1e3),
-                          fmt::format("{:.3f}", m.ls_p99_latency_s * 1e3), fmt::format("{:.2f}", m.ls_slo_attainment * 100),
-                          fmt::format("{}", m.ls_arrived), fmt::format("{:.2f}", m.be_throughput),
-                          fmt::format("{:.1f}", m.sm_utilisation * 100), fmt::format("{:.1f}", m.hbm_utilisation * 100)});
+    if (main_pair) first_outcomes = outcomes;
+    nlohmann::ordered_json pj;
+    pj["ls"] = pair.ls_model;
+    pj["ls_batch"] = pair.ls_batch;
+    pj["ls_slo_s"] = pair.ls_slo_s;
+    pj["ls_requests"] = arrivals.size();
+    pj["be"] = pair.be_model;
+    pj["be_batch"] = pair.be_batch;
+    pj["policies"] = std::move(pair_policies);
+    if (const auto c = compare_with_baselines(outcomes, w.slo_target)) pj["comparison"] = to_json(*c);
+    pairs_json.push_back(std::move(pj));
+    pairs_table.rows.push_back(std::move(pair_row));
   }
   out.console.push_back(std::move(table));
-  if (const auto c = compare_with_baselines(outcomes, w.slo_target)) {
+  if (const auto c = compare_with_baselines(first_outcomes, w.slo_target)) {
     summary["comparison"] = to_json(*c);
     if (c->best_meeting_slo)
       out.console.push_back(
           {{}, {}, {fmt::format("{} vs {} (best baseline with SLO attainment >= {:.3g}): BE throughput {:.2f}x, overall {:.2f}x",
                                 c->policy, c->best_meeting_slo->baseline, w.slo_target,
                                 c->best_meeting_slo->be_throughput_ratio, c->best_meeting_slo->overall_throughput_ratio)}});
+  }
+  if (w.pairs_listed) {
+    summary["pairs"] = std::move(pairs_json);
+    pairs_table.notes.push_back(kSgdrcHeadline);
+    out.console.push_back(std::move(pairs_table));
   }
   if (series) {
     out.files.push_back({"timeline.csv", std::move(timeline), {}});

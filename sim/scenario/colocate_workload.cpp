@@ -2,9 +2,11 @@
 #include "sim/scenario/colocate_workload.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
+#include "models/network_shapes.h"
 #include "sim/platform/green_context_groups.h"
 #include "sim/platform/mig_layout.h"
 #include "sim/platform/mig_memory.h"
@@ -26,6 +28,11 @@ std::string read_model(const MapFields& f) {
   const ModelCatalog& catalog = embedded_model_catalog();
   if (catalog.find(name) == nullptr)
     fail_at(node, f.path_of("model"), fmt::format("unknown model '{}'{}", name, did_you_mean_suffix(name, catalog.names())));
+  // Colocation runs the model's real kernels (sim/policies/colocate/colocation_kernels.h).
+  const std::vector<std::string>& shaped = network_names();
+  if (std::find(shaped.begin(), shaped.end(), name) == shaped.end())
+    fail_at(node, f.path_of("model"), fmt::format("model '{}' has no layer shapes (models/network_shapes.h has {})", name,
+                                                  fmt::join(shaped, ", ")));
   return name;
 }
 
@@ -54,19 +61,53 @@ void check_mig_memory(const GpuPartitioning& parts, const ConfigNode& where, con
 void read_colocate_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,
                             Scenario& scenario) {
   const MapFields f(workload, path,
-                    {"kind", "ls", "be", "duration_s", "policies", "slo_target", "sgdrc_eviction", "bw_per_sm_GBps",
+                    {"kind", "ls", "be", "pairs", "duration_s", "policies", "slo_target", "sgdrc_eviction", "sgdrc_slo_budget",
                      "static_ls_sms", "mig", "mps_be_percentage", "interference", "trace_policy"});
   ColocateWorkloadSpec& c = scenario.colocate;
-  const MapFields ls(f.required("ls"), f.path_of("ls"), {"model", "batch", "arrivals", "slo_ms"});
-  c.ls_model = read_model(ls);
-  c.ls_batch = static_cast<int>(read_integer_in(ls.required("batch"), ls.path_of("batch"), 1, 4096));
-  c.ls_arrivals = read_arrival_process_spec(ls.required("arrivals"), ls.path_of("arrivals"), context);
-  c.ls_slo_s = read_number_in(ls.required("slo_ms"), ls.path_of("slo_ms"), kSloSecondsRange, 1e-3);
-  const MapFields be(f.required("be"), f.path_of("be"), {"model", "batch"});
-  c.be_model = read_model(be);
-  c.be_batch = static_cast<int>(read_integer_in(be.required("batch"), be.path_of("batch"), 1, 4096));
   c.duration_s = read_number_in(f.required("duration_s"), f.path_of("duration_s"), kHorizonRange);
-  check_arrival_draws(ls.required("arrivals"), ls.path_of("arrivals"), c.ls_arrivals, c.duration_s);
+  // Where each pair's LS and BE are written, for the MIG memory check.
+  struct PairNodes {
+    const ConfigNode* ls;
+    const ConfigNode* be;
+    std::string ls_path, be_path;
+  };
+  std::vector<PairNodes> nodes;
+  const auto read_pair = [&](const ConfigNode& ls_node, const std::string& ls_path, const ConfigNode& be_node,
+                             const std::string& be_path) {
+    ColocatePair p;
+    const MapFields ls(ls_node, ls_path, {"model", "batch", "arrivals", "slo_ms"});
+    p.ls_model = read_model(ls);
+    p.ls_batch = static_cast<int>(read_integer_in(ls.required("batch"), ls.path_of("batch"), 1, 4096));
+    p.ls_arrivals = read_arrival_process_spec(ls.required("arrivals"), ls.path_of("arrivals"), context);
+    p.ls_slo_s = read_number_in(ls.required("slo_ms"), ls.path_of("slo_ms"), kSloSecondsRange, 1e-3);
+    const MapFields be(be_node, be_path, {"model", "batch"});
+    p.be_model = read_model(be);
+    p.be_batch = static_cast<int>(read_integer_in(be.required("batch"), be.path_of("batch"), 1, 4096));
+    check_arrival_draws(ls.required("arrivals"), ls.path_of("arrivals"), p.ls_arrivals, c.duration_s);
+    c.pairs.push_back(std::move(p));
+    nodes.push_back({&ls_node, &be_node, ls_path, be_path});
+  };
+  if (const ConfigNode* pairs = f.optional("pairs")) {
+    if (f.optional("ls") || f.optional("be"))
+      fail_at(*pairs, f.path_of("pairs"), "give either 'workload.pairs' or 'workload.ls' and 'workload.be', not both");
+    if (pairs->kind != ConfigNode::Kind::sequence || pairs->items.empty())
+      fail_at(*pairs, f.path_of("pairs"), "'workload.pairs' must be a non-empty list of {ls, be}");
+    for (size_t i = 0; i < pairs->items.size(); ++i) {
+      const std::string at = join_path(f.path_of("pairs"), i);
+      const MapFields pf(pairs->items[i], at, {"ls", "be"});
+      read_pair(pf.required("ls"), pf.path_of("ls"), pf.required("be"), pf.path_of("be"));
+    }
+    c.pairs_listed = true;
+  } else {
+    read_pair(f.required("ls"), f.path_of("ls"), f.required("be"), f.path_of("be"));
+  }
+  const ColocatePair& first = c.pairs.front();
+  c.ls_model = first.ls_model;
+  c.ls_batch = first.ls_batch;
+  c.ls_arrivals = first.ls_arrivals;
+  c.ls_slo_s = first.ls_slo_s;
+  c.be_model = first.be_model;
+  c.be_batch = first.be_batch;
   const ConfigNode& policies = f.required("policies");
   c.policies = read_string_list(policies, f.path_of("policies"));
   if (c.policies.empty()) fail_at(policies, f.path_of("policies"), "'workload.policies' must not be empty");
@@ -79,6 +120,10 @@ void read_colocate_workload(const ConfigNode& workload, const std::string& path,
   }
   if (const ConfigNode* e = f.optional("sgdrc_eviction"))
     c.sgdrc_eviction = read_choice(*e, f.path_of("sgdrc_eviction"), {"kernel", "block"});
+  if (const ConfigNode* b = f.optional("sgdrc_slo_budget")) {
+    c.sgdrc_slo_budget = read_positive(*b, f.path_of("sgdrc_slo_budget"));
+    if (c.sgdrc_slo_budget > 1) fail_at(*b, f.path_of("sgdrc_slo_budget"), "'workload.sgdrc_slo_budget' must be in (0, 1]");
+  }
   if (scenario.hardware.gpus.empty()) fail_at(workload, path, "the colocate workload needs one GPU");
   const std::string& model = scenario.hardware.gpus[0].model;
   const GpuPartitioning* parts = nullptr;
@@ -89,9 +134,6 @@ void read_colocate_workload(const ConfigNode& workload, const std::string& path,
   }
   if (catalog_gpu_kind(model) < 0)
     fail_at(workload, path, fmt::format("the model catalog has no figures for GPU '{}'", model));
-  const GpuSpec& gpu = scenario.hardware.gpus[0];
-  c.bw_per_sm_Bps = gpu.bw_per_sm_Bps;
-  if (const ConfigNode* b = f.optional("bw_per_sm_GBps")) c.bw_per_sm_Bps = read_number_in(*b, f.path_of("bw_per_sm_GBps"), kBandwidthGBpsRange) * 1e9;
   c.static_ls_sms = parts->sms / 2 / parts->green_multiple_sms * parts->green_multiple_sms;
   if (const ConfigNode* s = f.optional("static_ls_sms")) {
     c.static_ls_sms = static_cast<int>(read_integer_in(*s, f.path_of("static_ls_sms"), 1, parts->sms));
@@ -126,8 +168,14 @@ void read_colocate_workload(const ConfigNode& workload, const std::string& path,
     fail_at(mig ? *mig : workload, mig ? f.path_of("mig") : path, fmt::format("rule '{}': {}", e.rule(), e.what()));
   }
   if (std::find(c.policies.begin(), c.policies.end(), "mig") != c.policies.end()) {
-    check_mig_memory(*parts, *mig_ls, mig_ls_path, "ls", c.ls_model, c.mig_ls_profile, c.mig_ls_start);
-    check_mig_memory(*parts, *mig_be, mig_be_path, "be", c.be_model, c.mig_be_profile, c.mig_be_start);
+    for (size_t i = 0; i < c.pairs.size(); ++i) {
+      // The default split is located at the pair's tenant when pairs are listed.
+      const bool at_pair = !mig && c.pairs_listed;
+      check_mig_memory(*parts, at_pair ? *nodes[i].ls : *mig_ls, at_pair ? nodes[i].ls_path : mig_ls_path, "ls",
+                       c.pairs[i].ls_model, c.mig_ls_profile, c.mig_ls_start);
+      check_mig_memory(*parts, at_pair ? *nodes[i].be : *mig_be, at_pair ? nodes[i].be_path : mig_be_path, "be",
+                       c.pairs[i].be_model, c.mig_be_profile, c.mig_be_start);
+    }
   }
   if (const ConfigNode* p = f.optional("mps_be_percentage")) {
     c.mps_be_percentage = read_positive(*p, f.path_of("mps_be_percentage"));

@@ -46,6 +46,44 @@ TEST(ColocateWorkload, ReadsAndDefaults) {
   EXPECT_EQ(s.colocate.trace_policy, "sgdrc");
 }
 
+std::string pairs_scenario(const std::string& pairs, const std::string& extra = "") {
+  return "name: c\nhardware: h200x1\nworkload:\n  kind: colocate\n  pairs:\n" + pairs +
+         "  duration_s: 0.1\n  policies: [mig, sgdrc]\n" + extra;
+}
+
+const std::string kTwoPairs =
+    "    - {ls: {model: resnet50, batch: 8, slo_ms: 4, arrivals: {kind: poisson, rate_per_s: 100}}, be: {model: resnet152, batch: 64}}\n"
+    "    - {ls: {model: bert_base, batch: 2, slo_ms: 3, arrivals: {kind: poisson, rate_per_s: 50}}, be: {model: efficientnet_b0, batch: 32}}\n";
+
+TEST(ColocateWorkload, PairsAreReadInOrderAndTheFirstIsTheMainOne) {
+  const Scenario s = load_scenario_text(pairs_scenario(kTwoPairs, "  sgdrc_slo_budget: 0.3\n"), "c.yaml");
+  ASSERT_EQ(s.colocate.pairs.size(), 2u);
+  EXPECT_TRUE(s.colocate.pairs_listed);
+  EXPECT_EQ(s.colocate.pairs[1].ls_model, "bert_base");
+  EXPECT_EQ(s.colocate.pairs[1].ls_batch, 2);
+  EXPECT_DOUBLE_EQ(s.colocate.pairs[1].ls_slo_s, 3e-3);
+  EXPECT_EQ(s.colocate.pairs[1].be_model, "efficientnet_b0");
+  EXPECT_EQ(s.colocate.ls_model, "resnet50");  // ls_* repeat pairs[0]
+  EXPECT_EQ(s.colocate.be_batch, 64);
+  EXPECT_DOUBLE_EQ(s.colocate.sgdrc_slo_budget, 0.3);
+  const Scenario single = load_scenario_text(scenario_with(""), "c.yaml");
+  EXPECT_EQ(single.colocate.pairs.size(), 1u);
+  EXPECT_FALSE(single.colocate.pairs_listed);
+}
+
+TEST(ColocateWorkload, BadPairsAreLocated) {
+  const std::string both = colocate_error_of(scenario_with("  pairs:\n" + kTwoPairs));
+  EXPECT_NE(both.find("not both"), std::string::npos) << both;
+  const std::string empty = colocate_error_of(pairs_scenario("    []\n"));
+  EXPECT_NE(empty.find("non-empty list"), std::string::npos) << empty;
+  const std::string unknown = colocate_error_of(pairs_scenario(
+      "    - {ls: {model: resnet50, batch: 8, slo_ms: 4, arrivals: {kind: poisson, rate_per_s: 100}}, be: {model: resnet152, batch: 64, x: 1}}\n"));
+  EXPECT_NE(unknown.find("c.yaml:6:"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("'workload.pairs.0.be.x'"), std::string::npos) << unknown;
+  const std::string budget = colocate_error_of(pairs_scenario(kTwoPairs, "  sgdrc_slo_budget: 1.5\n"));
+  EXPECT_NE(budget.find("sgdrc_slo_budget"), std::string::npos) << budget;
+}
+
 TEST(ColocateWorkload, IllegalLayoutsNameTheRule) {
   const std::string overlap = colocate_error_of(
       scenario_with("  mig: {ls: {profile: 4g.71gb, start: 0}, be: {profile: 3g.71gb, start: 0}}\n"));

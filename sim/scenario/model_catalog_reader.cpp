@@ -197,13 +197,4 @@ const ModelCatalog& embedded_model_catalog() {
   return catalog;
 }
 
-std::vector<NamedKernel> colocate_request_kernels(std::string_view model, int batch) {
-  const CatalogModel& m = embedded_model_catalog().at(model);
-  std::vector<LayerFigures> layers;
-  for (const CatalogLayer& l : m.layers) layers.push_back({l.name, l.flops, static_cast<double>(l.param_bytes)});
-  InferenceKernelAssumptions a;
-  a.block_bytes = 64 * 1024;  // memory-bound kernels tiled over their bytes (inference_kernels.h)
-  return inference_kernels(std::string(model), layers, batch, a);
-}
-
 }  // namespace parallax

@@ -14,7 +14,6 @@
 #include <string_view>
 #include <vector>
 
-#include "models/inference_kernels.h"
 #include "sim/workload/model_catalog.h"
 
 namespace parallax {
@@ -25,11 +24,5 @@ ModelCatalog load_model_catalog_file(const std::string& path);
 // scenarios/models/catalog.yaml as compiled into the binary (parsed once).
 const ModelCatalog& embedded_model_catalog();
 inline constexpr std::string_view kEmbeddedCatalogPath = "scenarios/models/catalog.yaml";
-
-// One request of catalog model `model` at `batch` as the kernels the colocate runs use
-// (models/inference_kernels.h; memory-bound kernels get at least one block per 64 KiB of their
-// bytes), shared by the simulator and the hardware trial so both run the same sequence. InputError
-// (did-you-mean) for an unknown model.
-std::vector<NamedKernel> colocate_request_kernels(std::string_view model, int batch);
 
 }  // namespace parallax

@@ -53,8 +53,8 @@ const GpuPartitioning& h200_partitioning() {
   return g;
 }
 
-std::vector<NamedKernel> random_kernels(RandomStream& rng, const std::string& prefix, int count, double max_flops) {
-  std::vector<NamedKernel> out;
+std::vector<ColocationKernel> random_kernels(RandomStream& rng, const std::string& prefix, int count, double max_flops) {
+  std::vector<ColocationKernel> out;
   for (int i = 0; i < count; ++i) {
     KernelShape k;
     const bool memory_bound = rng.uniform01() < 0.4;

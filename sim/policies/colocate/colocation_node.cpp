@@ -32,7 +32,7 @@ ColocationNode::ColocationNode(Platform& platform, ColocationPolicy& policy, Col
     : platform_(platform), policy_(policy), setup_(std::move(setup)) {
   if (setup_.ls_kernels.empty()) throw std::invalid_argument("colocation: the LS request has no kernels");
   if (policy_.runs_be() && setup_.be_kernels.empty()) throw std::invalid_argument("colocation: the BE job has no kernels");
-  for (const NamedKernel& k : setup_.ls_kernels) {
+  for (const ColocationKernel& k : setup_.ls_kernels) {
     ls_solo_s_ += kernel_time_s(k.shape, setup_.gpu.rates, setup_.gpu.rates.sms, 1.0);
     ls_peak_sm_need_ = std::max(ls_peak_sm_need_, k.shape.sm_need());
   }
@@ -43,12 +43,13 @@ void ColocationNode::start(std::span<const Time> ls_arrivals) {
   std::stable_sort(arrivals_.begin(), arrivals_.end());
   finish_s_.assign(arrivals_.size(), -1.0);
   if (setup_.record_kernels) request_activities_.assign(arrivals_.size(), {});
+  policy_.plan({setup_.ls_kernels, setup_.ls_slo, setup_.be_resident_bytes});
   policy_.setup(platform_, setup_.gpu);
   if (!arrivals_.empty()) platform_.call_at(arrivals_[0], *this, make_tag(0, 0));
   try_be();
 }
 
-ActivityId ColocationNode::launch(const NamedKernel& k, const KernelPlacement& where, const KernelShape* other,
+ActivityId ColocationNode::launch(const ColocationKernel& k, const KernelPlacement& where, const KernelShape* other,
                                   uint64_t tag, bool ls, double wait_s) {
   const DeviceRates& d = setup_.gpu.rates;
   const int s = std::max(1, where.max_sms > 0 ? where.max_sms : std::min(k.shape.sm_need(), d.sms));
@@ -57,7 +58,7 @@ ActivityId ColocationNode::launch(const NamedKernel& k, const KernelPlacement& w
     alpha = interference_slowdown(setup_.interference, utilisation_of(k.shape, d), utilisation_of(*other, d));
   KernelProfile p;
   p.name = k.name;
-  p.flops = k.shape.flops / d.eta_compute * wave_factor(k.shape, s) * alpha;
+  p.flops = k.shape.flops / (d.eta_compute * k.shape.compute_efficiency) * wave_factor(k.shape, s) * alpha;
   p.dram_bytes = k.shape.dram_bytes * alpha;
   // s SMs move at most s·bw_per_SM: as SM time, flops' / (P·s/S) >= bytes / (s·bw_per_SM).
   if (d.bw_per_sm_Bps > 0) p.flops = std::max(p.flops, p.dram_bytes * d.peak_flops / (d.sms * d.bw_per_sm_Bps));
@@ -134,7 +135,7 @@ void ColocationNode::start_next_ls() {
 }
 
 void ColocationNode::launch_ls() {
-  const NamedKernel& k = setup_.ls_kernels[ls_kernel_];
+  const ColocationKernel& k = setup_.ls_kernels[ls_kernel_];
   if (!ls_kernel_running_) ls_asked_ = platform_.now();
   BeView be;
   if (be_running_) be = {&setup_.be_kernels[be_kernel_].shape, be_sms_};
@@ -160,7 +161,7 @@ void ColocationNode::launch_placed_ls() {
 
 void ColocationNode::try_be() {
   if (!policy_.runs_be() || be_running_ || platform_.now() >= setup_.be_stop) return;
-  const NamedKernel& k = setup_.be_kernels[be_kernel_];
+  const ColocationKernel& k = setup_.be_kernels[be_kernel_];
   LsView ls;
   ls.active = ls_busy_;
   ls.running = ls_kernel_running_ ? &setup_.ls_kernels[ls_kernel_].shape : nullptr;

@@ -3,7 +3,7 @@
 // Platform. LS requests (one batch each) arrive at given times, wait FIFO and run one at a time as
 // their kernel sequence; the BE job runs its kernel sequence in a closed loop (one pass = one work
 // unit) until `be_stop`, one kernel at a time, whenever the policy admits it. Each launch carries
-// the kernel model's wave quantisation for the SMs it is given (models/kernel_time.h), the per-SM
+// the kernel model's wave quantisation and tile efficiency for the SMs it is given (models/kernel_time.h), the per-SM
 // bandwidth cap (DeviceRates::bw_per_sm_Bps: a kernel on s SMs moves at most s·bw_per_SM bytes/s,
 // carried as SM time, since SMs stalled on memory are busy) and, where the policy leaves L2/DRAM
 // shared and the other tenant has a kernel running, the interference factor α
@@ -16,7 +16,6 @@
 #include <span>
 #include <vector>
 
-#include "models/inference_kernels.h"
 #include "models/kernel_interference.h"
 #include "sim/policies/colocate/colocation_policy.h"
 
@@ -59,9 +58,10 @@ struct ColocationKernelSpan {
 
 struct ColocationSetup {
   ColocationGpu gpu;
-  std::vector<NamedKernel> ls_kernels;   // one LS request
-  std::vector<NamedKernel> be_kernels;   // one BE work unit
+  std::vector<ColocationKernel> ls_kernels;   // one LS request
+  std::vector<ColocationKernel> be_kernels;   // one BE work unit
   Time ls_slo;
+  double be_resident_bytes = 0;          // ColocationTenants::be_resident_bytes
   Time be_stop;                          // BE starts no kernel at or after this time
   InterferenceCoefficients interference;
   bool interference_on = true;
@@ -93,7 +93,7 @@ class ColocationNode final : private CompletionListener {
   void launch_ls();
   void try_be();
   void launch_placed_ls();
-  ActivityId launch(const NamedKernel& k, const KernelPlacement& where, const KernelShape* other, uint64_t tag,
+  ActivityId launch(const ColocationKernel& k, const KernelPlacement& where, const KernelShape* other, uint64_t tag,
                     bool ls, double wait_s);
 
   Platform& platform_;

@@ -6,7 +6,10 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "models/kernel_time.h"
 #include "sim/platform/gpu_partitioning.h"
@@ -41,6 +44,19 @@ struct BeView {
   int sms = 0;                           // the SMs (whole TPCs) it was launched on
 };
 
+// One kernel of an LS request or a BE work unit (colocation_kernels.h makes them from a model).
+struct ColocationKernel {
+  std::string name;
+  KernelShape shape;
+};
+
+// What a policy may know of its tenants offline, before setup (SGDRC profiles the LS model).
+struct ColocationTenants {
+  std::span<const ColocationKernel> ls_kernels;  // one LS request
+  Time ls_slo;
+  double be_resident_bytes = 0;  // BE's tensors in HBM (what a channel colour taken from BE moves)
+};
+
 struct ColocationGpu {
   GpuId gpu = 0;
   DeviceRates rates;
@@ -51,6 +67,7 @@ class ColocationPolicy {
  public:
   virtual ~ColocationPolicy() = default;
   virtual std::string name() const = 0;
+  virtual void plan(const ColocationTenants&) {}  // called before setup
   virtual void setup(Platform& platform, const ColocationGpu& gpu) = 0;
   virtual bool runs_be() const { return true; }
   // False when LS and BE have isolated L2 and DRAM (MIG): no interference term.
@@ -60,6 +77,8 @@ class ColocationPolicy {
   virtual std::optional<KernelPlacement> place_be(Platform& platform, const KernelShape& kernel, const LsView& ls) = 0;
   // The LS service has no request left to serve.
   virtual void on_ls_idle(Platform&) {}
+  // Figures of the run the policy keeps (summary.json's policies.<name>.policy), name and value.
+  virtual std::vector<std::pair<std::string, double>> stats() const { return {}; }
 };
 
 }  // namespace parallax

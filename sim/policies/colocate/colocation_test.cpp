@@ -2,6 +2,7 @@
 // Colocation policies on a SimPlatform with one H200-like GPU (132 SMs, 989 TFLOP/s, 4.8 TB/s).
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <numeric>
 
@@ -20,6 +21,12 @@ struct Outcome {
   double ls_solo_s = 0;
   std::vector<ActivityRecord> records;
   std::vector<ColocationKernelNote> notes;
+  std::vector<std::pair<std::string, double>> stats;  // the policy's
+  double stat(const std::string& key) const {
+    for (const auto& [k, v] : stats)
+      if (k == key) return v;
+    return -1;
+  }
 };
 
 // LS: a compute-bound kernel needing 40 SMs and a memory-bound one needing 20; BE: a big
@@ -37,7 +44,8 @@ ColocationSetup setup_for(const GpuPartitioning& parts) {
 }
 
 Outcome run(std::string_view policy_name, const std::vector<Time>& arrivals, ColocationPolicyOptions o = {},
-            bool interference = false, double bw_per_sm_Bps = 0) {
+            bool interference = false, double bw_per_sm_Bps = 0, Time ls_slo = Time::ms(5),
+            const std::function<void(ColocationSetup&)>& edit = {}) {
   static const GpuPartitioning parts = test_machines::h200_partitioning();
   o.mig_ls = {"4g.71gb", 0};
   o.mig_be = {"3g.71gb", 4};
@@ -48,11 +56,13 @@ Outcome run(std::string_view policy_name, const std::vector<Time>& arrivals, Col
   ColocationSetup s = setup_for(parts);
   s.interference_on = interference;
   s.gpu.rates.bw_per_sm_Bps = bw_per_sm_Bps;
+  s.ls_slo = ls_slo;
+  if (edit) edit(s);
   s.record_kernels = true;
   ColocationNode node(platform, *policy, s);
   node.start(arrivals);
   engine.run();
-  return {node.metrics(), node.ls_request_solo_s(), log.records, node.kernel_notes()};
+  return {node.metrics(), node.ls_request_solo_s(), log.records, node.kernel_notes(), policy->stats()};
 }
 
 std::vector<Time> spaced(int n, Time gap) {
@@ -99,10 +109,36 @@ TEST(Colocation, RequestsAreNeverLostUnderAnyPolicy) {
   }
 }
 
-// SGDRC: LS takes the TPCs and colours its kernel needs, so once it runs a compute-bound LS kernel
-// takes exactly its isolated time although BE runs all the time; a memory-bound one is held to at
-// most C-1 of C colours (BE keeps one): 8/7 of its solo time.
-TEST(Colocation, SgdrcLsKernelsRunAtTheirSoloSpeed) {
+// SGDRC's offline profile on the hand case: LS alone takes 13.3 us (ls/a, 40 SMs) + 417 us
+// (ls/b, 2 GB at 4.8 TB/s). With a 5 ms SLO the budget is 2.5 ms: one TPC holds ls/a to 267 us
+// (2 SMs), and ls/b then needs 2 of 8 colours (1.67 ms; 1 colour would take 3.33 ms).
+TEST(Colocation, SgdrcAllocationIsTheFewestTpcsThenColoursWithinTheBudget) {
+  const GpuPartitioning parts = test_machines::h200_partitioning();
+  Engine engine;
+  SimPlatform platform(engine, test_machines::one_h200());
+  ColocationSetup s = setup_for(parts);
+  SgdrcColocation sgdrc;
+  sgdrc.plan({s.ls_kernels, Time::ms(5), 0});
+  sgdrc.setup(platform, s.gpu);
+  EXPECT_TRUE(sgdrc.allocation().meets);
+  EXPECT_EQ(sgdrc.allocation().tpcs, 1);
+  EXPECT_EQ(sgdrc.allocation().colours, 2);
+  EXPECT_NEAR(sgdrc.allocation().latency_s, 3e9 / (0.75 * 989e12 * 2 / 132) + 2e9 / (4.8e12 * 2 / 8), 1e-12);
+  // A 0.6 ms SLO is out of reach with BE keeping a TPC and a colour: LS gets that maximum.
+  SgdrcColocation tight;
+  tight.plan({s.ls_kernels, Time::us(600), 0});
+  Engine e2;
+  SimPlatform p2(e2, test_machines::one_h200());
+  tight.setup(p2, s.gpu);
+  EXPECT_FALSE(tight.allocation().meets);
+  EXPECT_EQ(tight.allocation().tpcs, 65);
+  EXPECT_EQ(tight.allocation().colours, 7);
+}
+
+// SGDRC runs each LS kernel on its allocation: ls/a on the one TPC (2 of its 40 SMs: 20x its solo
+// time, in 20 full waves), ls/b with its 2 of 8 colours, since BE's memory-bound kernel contends
+// for bandwidth whenever it runs (4x its solo time), although BE runs all the time.
+TEST(Colocation, SgdrcLsKernelsRunOnTheirAllocation) {
   for (const SgdrcEviction e : {SgdrcEviction::kernel, SgdrcEviction::block}) {
     ColocationPolicyOptions o;
     o.sgdrc_eviction = e;
@@ -114,24 +150,58 @@ TEST(Colocation, SgdrcLsKernelsRunAtTheirSoloSpeed) {
         if (a.name == name) return (a.end - a.start).to_seconds();
       return -1.0;
     };
-    EXPECT_NEAR(duration_of(sgdrc, "ls/a"), duration_of(alone, "ls/a"), 1e-12);
-    EXPECT_NEAR(duration_of(sgdrc, "ls/b"), duration_of(alone, "ls/b") * 8.0 / 7.0, 1e-12);
+    EXPECT_NEAR(duration_of(sgdrc, "ls/a"), duration_of(alone, "ls/a") * 20, 1e-12);
+    EXPECT_NEAR(duration_of(sgdrc, "ls/b"), duration_of(alone, "ls/b") * 4, 1e-12);
     EXPECT_GT(sgdrc.m.be_kernels, 10);
+    EXPECT_LE(sgdrc.m.ls_p99_latency_s, 5e-3);  // the profile's budget keeps it within the SLO here
     // Every LS kernel ran in the LS partition, every BE kernel in the BE one.
     for (const ActivityRecord& a : sgdrc.records)
       EXPECT_EQ(a.partition, a.name.rfind("ls/", 0) == 0 ? "sgdrc-ls" : "sgdrc-be") << a.name;
   }
 }
 
+// Colours go to LS only while BE contends for bandwidth, and colouring moves BE's pages: with a BE
+// job that reads no DRAM, ls/b streams at the whole HBM (its solo time) and nothing migrates; with
+// the usual BE (its memory-bound be/b contends) every busy period colours LS once (2 of 8
+// colours) and copies 2/8 of BE's 800 MB, on and off.
+TEST(Colocation, SgdrcColoursOnlyUnderContentionAndPaysTheMigration) {
+  const auto be_resident = [](ColocationSetup& s) { s.be_resident_bytes = 8e8; };
+  const auto compute_be = [](ColocationSetup& s) {
+    s.be_resident_bytes = 8e8;
+    s.be_kernels = {{"be/c", {2e12, 0, 400, 1}}};
+  };
+  const Outcome alone = run("ls_alone", spaced(20, Time::ms(3)));
+  const Outcome quiet = run("sgdrc", spaced(20, Time::ms(3)), {}, false, 0, Time::ms(5), compute_be);
+  ASSERT_EQ(quiet.m.ls_finished, 20);
+  EXPECT_GT(quiet.m.be_kernels, 0);
+  EXPECT_EQ(quiet.stat("colour_changes"), 0);
+  EXPECT_EQ(quiet.stat("migrated_bytes"), 0);
+  double ls_b_alone = 0;
+  for (const ActivityRecord& a : alone.records)
+    if (a.name == "ls/b") ls_b_alone = (a.end - a.start).to_seconds();
+  for (const ActivityRecord& a : quiet.records)
+    if (a.name == "ls/b") {
+      EXPECT_NEAR((a.end - a.start).to_seconds(), ls_b_alone, 1e-12);
+    }
+  const Outcome busy = run("sgdrc", spaced(20, Time::ms(3)), {}, false, 0, Time::ms(5), be_resident);
+  ASSERT_EQ(busy.m.ls_finished, 20);
+  EXPECT_EQ(busy.stat("colour_changes"), 40);  // on and off in each of the 20 busy periods
+  EXPECT_DOUBLE_EQ(busy.stat("migrated_bytes"), 20 * 8e8 * 2 / 8);
+  int migrations = 0;
+  for (const ActivityRecord& a : busy.records) migrations += a.name == "sgdrc colour migration";
+  EXPECT_EQ(migrations, 20);
+}
+
 // The bound: BE never delays an LS kernel beyond one BE kernel boundary. Kernel eviction:
 // an LS kernel that waited was launched exactly when a BE kernel ended, and waited less than that
 // kernel's duration. Block eviction: it waited one wave of the BE kernel in its way, less still.
-// The LS arrivals fall while BE kernels run (BE starts at 0, LS every 0.7 ms).
+// The LS arrivals fall while BE kernels run (BE starts at 0, LS every 0.7 ms); the 0.6 ms SLO
+// gives LS the largest allocation, so its first kernel takes TPCs BE holds.
 TEST(Colocation, SgdrcDelaysLsByAtMostOneBeKernel) {
   for (const SgdrcEviction e : {SgdrcEviction::kernel, SgdrcEviction::block}) {
     ColocationPolicyOptions o;
     o.sgdrc_eviction = e;
-    const Outcome r = run("sgdrc", spaced(40, Time::us(700)), o);
+    const Outcome r = run("sgdrc", spaced(40, Time::us(700)), o, false, 0, Time::us(600));
     ASSERT_EQ(r.m.ls_finished, 40);
     std::map<uint64_t, const ActivityRecord*> by_id;
     for (const ActivityRecord& a : r.records) by_id[a.id] = &a;

@@ -8,10 +8,23 @@
 
 namespace parallax {
 
+void SgdrcColocation::plan(const ColocationTenants& tenants) {
+  ls_kernels_.clear();
+  for (const ColocationKernel& k : tenants.ls_kernels) ls_kernels_.push_back(k.shape);
+  ls_slo_s_ = tenants.ls_slo.to_seconds();
+  be_resident_bytes_ = tenants.be_resident_bytes;
+}
+
 void SgdrcColocation::setup(Platform& platform, const ColocationGpu& gpu) {
   gpu_ = gpu;
-  const int tpc = gpu.partitioning->sms_per_tpc;
+  const GpuPartitioning& g = *gpu.partitioning;
+  const int tpc = g.sms_per_tpc;
+  const LatencyProfile profile = latency_profile(ls_kernels_, gpu.rates, tpc, g.channel_colours);
+  allocation_ = fewest_meeting(profile, slo_budget_ * ls_slo_s_, profile.tpcs - 1,
+                               std::max(1, g.channel_colours - 1));
+  ls_max_sms_ = std::min(allocation_.tpcs * tpc, gpu.rates.sms - tpc);
   ls_sms_ = tpc;
+  ls_colours_ = 0;
   ls_ = platform.create_partition(gpu.gpu, {tpc, 1.0, "sgdrc-ls"});
   be_ = platform.create_partition(gpu.gpu, {gpu.rates.sms - tpc, 1.0, "sgdrc-be"});
 }
@@ -19,8 +32,16 @@ void SgdrcColocation::setup(Platform& platform, const ColocationGpu& gpu) {
 void SgdrcColocation::resize(Platform& platform, int ls_sms, int ls_colours) {
   const GpuPartitioning& g = *gpu_.partitioning;
   const double c = g.channel_colours;
-  const double ls_bw = ls_colours == 0 ? 1.0 / c : ls_colours / c;
+  const double ls_bw = ls_colours == 0 ? 1.0 : ls_colours / c;
   const double be_bw = ls_colours == 0 ? 1.0 : (g.channel_colours - ls_colours) / c;
+  if (ls_colours > ls_colours_ && be_resident_bytes_ > 0) {
+    // BE's pages on the colours LS takes move to BE's other colours (a copy within the GPU).
+    const double moved = be_resident_bytes_ * (ls_colours - ls_colours_) / c;
+    platform.copy(Endpoint::gpu(gpu_.gpu), Endpoint::gpu(gpu_.gpu), Bytes(static_cast<int64_t>(moved)), *this, 0,
+                  "sgdrc colour migration");
+    migrated_bytes_ += moved;
+  }
+  if (ls_colours != ls_colours_) ++colour_changes_;
   // Shrink first so the two never ask for more SMs than the GPU has.
   if (ls_sms > ls_sms_) {
     platform.resize_partition(be_, {gpu_.rates.sms - ls_sms, be_bw, ""});
@@ -39,42 +60,71 @@ Time be_block_drain(const KernelShape& be, const DeviceRates& d, int sms) {
   return Time::seconds(solo / static_cast<double>(kernel_waves(be, s)));
 }
 
+double bandwidth_demand(const KernelShape& k, const DeviceRates& d, int sms) {
+  if (k.dram_bytes <= 0) return 0;
+  const double t_comp = kernel_compute_s(k, d, std::max(1, sms));
+  return t_comp > 0 ? std::min(1.0, k.dram_bytes / (t_comp * d.hbm_Bps)) : 1.0;
+}
+
+int SgdrcColocation::colours_for(const KernelShape& ls, int ls_sms, const KernelShape* be, int be_sms) const {
+  // Once coloured, LS keeps its colours until its queue empties: each colouring moves BE's pages,
+  // so it is paid at most once per busy period, not at every memory-bound kernel.
+  if (ls_colours_ > 0) return ls_colours_;
+  if (be == nullptr) return 0;
+  const DeviceRates& d = gpu_.rates;
+  return bandwidth_demand(ls, d, ls_sms) + bandwidth_demand(*be, d, be_sms) > 1.0 ? allocation_.colours : 0;
+}
+
 KernelPlacement SgdrcColocation::place_ls(Platform& platform, const KernelShape& k, const BeView& be) {
   const GpuPartitioning& g = *gpu_.partitioning;
   const DeviceRates& d = gpu_.rates;
-  const int s = std::min(round_to_tpcs(g, k.sm_need()), d.sms - g.sms_per_tpc);
+  const int s = std::min(round_to_tpcs(g, k.sm_need()), ls_max_sms_);
   const bool takes_be_tpcs = be.running != nullptr && be.sms > d.sms - s;
   KernelPlacement where{ls_, std::min(k.sm_need(), s)};
   if (takes_be_tpcs && eviction_ == SgdrcEviction::kernel) {
     where.after_be_kernel = true;  // asked again when the BE kernel ends; nothing changes yet
     return where;
   }
+  int be_sms = be.sms;
   if (takes_be_tpcs) {
     where.drain = be_block_drain(*be.running, d, be.sms);
     where.be_keeps_sms = d.sms - s;
+    be_sms = where.be_keeps_sms;
   }
-  const double t_comp = kernel_compute_s(k, d, s);
-  const double demand = t_comp > 0 ? k.dram_bytes / (t_comp * d.hbm_Bps) : 1.0;
-  const int colours = std::min(colours_for_share(g, demand), g.channel_colours - 1);
-  resize(platform, s, colours);
+  resize(platform, s, colours_for(k, where.max_sms, be.running, be_sms));
   return where;
 }
 
-std::optional<KernelPlacement> SgdrcColocation::place_be(Platform&, const KernelShape& k, const LsView& ls) {
-  // While an LS request is in service, BE is masked off the TPCs any of its kernels will need, so
-  // only an LS request's first kernel can find BE in its way.
+std::optional<KernelPlacement> SgdrcColocation::place_be(Platform& platform, const KernelShape& k, const LsView& ls) {
+  // While an LS request is in service, BE is masked off the TPCs any of its kernels will need
+  // (within the allocation), so only an LS request's first kernel can find BE in its way.
   const GpuPartitioning& g = *gpu_.partitioning;
   const DeviceRates& d = gpu_.rates;
   int ls_hold = ls_sms_;
-  if (ls.active) ls_hold = std::max(ls_hold, std::min(round_to_tpcs(g, ls.peak_sm_need), d.sms - g.sms_per_tpc));
+  if (ls.active) ls_hold = std::max(ls_hold, std::min(round_to_tpcs(g, ls.peak_sm_need), ls_max_sms_));
   const int free_sms = d.sms - ls_hold;
   // Its mask stays with it after the LS request leaves: a BE kernel that would take longer on
   // the TPCs left now than one LS request takes waits for the tide instead of crawling on them.
   if (ls.active && kernel_time_s(k, d, free_sms, 1.0) > std::max(ls.request_solo_s, kernel_time_s(k, d, d.sms, 1.0)))
     return std::nullopt;
-  return KernelPlacement{be_, std::min(k.sm_need(), free_sms)};
+  const KernelPlacement where{be_, std::min(k.sm_need(), free_sms)};
+  // A BE kernel starting beside a running LS kernel may make them contend: colour LS now.
+  if (ls.running != nullptr) {
+    const int c = colours_for(*ls.running, std::min(ls.running->sm_need(), ls_sms_), &k, where.max_sms);
+    if (c != ls_colours_) resize(platform, ls_sms_, c);
+  }
+  return where;
 }
 
 void SgdrcColocation::on_ls_idle(Platform& platform) { resize(platform, gpu_.partitioning->sms_per_tpc, 0); }
+
+std::vector<std::pair<std::string, double>> SgdrcColocation::stats() const {
+  return {{"ls_tpcs", allocation_.tpcs},
+          {"ls_colours", allocation_.colours},
+          {"ls_profiled_latency_s", allocation_.latency_s},
+          {"allocation_meets_budget", allocation_.meets ? 1.0 : 0.0},
+          {"colour_changes", static_cast<double>(colour_changes_)},
+          {"migrated_bytes", migrated_bytes_}};
+}
 
 }  // namespace parallax

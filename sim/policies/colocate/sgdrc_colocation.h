@@ -1,18 +1,30 @@
 // File: sim/policies/colocate/sgdrc_colocation.h
-// SGDRC-like dynamic colocation (REFERENCE.md §6.6): tidal SM masking plus dynamic channel
-// colouring, per LS kernel.
-//  * Two partitions, LS and BE, re-sized at every LS kernel start: LS takes the TPCs its kernel
-//    needs (SM need rounded up to whole TPCs, leaving BE at least one TPC), BE gets the rest.
-//  * Bandwidth: LS gets the fewest of C channel colours that cover its kernel's bandwidth demand
-//    on those SMs (k = ceil(C · D / (T_comp · B_peak)), 1 <= k <= C - 1), exclusive; BE the other
-//    C - k. With no LS request in service, LS shrinks to one TPC and BE gets every colour.
+// SGDRC-like dynamic colocation (REFERENCE.md §6.6): tidal TPC masking plus dynamic channel
+// colouring, sized by an offline profile of the LS model.
+//  * Offline (plan + setup): the LS request's latency on t TPCs with c of the C channel colours,
+//    for every (t, c) (models/kernel_profile.h, the same kernel model the run uses). LS's
+//    allocation is the fewest TPCs, then the fewest colours, whose latency stays within
+//    `slo_budget` x the SLO (default kSgdrcSloBudget) (the rest of the SLO is left to queueing), at most all TPCs but one
+//    and all colours but one (BE keeps one of each). If none does, LS gets that maximum.
+//  * Tidal masks, per LS kernel: LS takes the TPCs its kernel can fill (SM need rounded up to
+//    whole TPCs) up to its allocation; BE gets the rest at its next launch.
+//  * Colours go to LS only while BE contends for bandwidth: when an LS kernel starts (or a BE
+//    kernel starts beside one) and the two kernels' bandwidth demands on their SMs add up to more
+//    than the HBM (demand = D / (T_comp(s) · B_peak), 1 for a kernel with no compute), LS gets its
+//    allocated colours exclusively and BE the other C - c, until the LS queue empties (on_ls_idle);
+//    otherwise both tenants use every channel and HBM is shared by the flow solver's max-min
+//    water-filling.
+//  * Colour changes move memory capacity: a colour given to LS is taken from BE, whose pages
+//    there (its resident bytes x colours / C) are copied to its remaining colours, a device copy
+//    that loads HBM like any other (bimodal tensors: LS's tensors keep a copy in its colours and
+//    one interleaved over all channels, so LS itself never migrates; BE's have one copy). Giving
+//    the colours back moves nothing: BE's pages stay where they are.
 //  * A BE kernel is launched on the TPCs LS does not hold at that moment (its mask is fixed at
 //    launch, as libsmctrl's next-launch mask is); while an LS request is in service that excludes
-//    the TPCs of the request's largest kernel (offline profile), so only a request's first kernel
-//    can find BE in its way. A BE kernel that would take longer on those TPCs than one LS request
-//    (or than itself on the whole GPU) is not launched into them: it waits for the LS queue to
-//    empty, since its mask would keep it there after the tide returns. When an LS kernel needs
-//    TPCs the running BE
+//    the TPCs of the request's largest kernel within the allocation, so only a request's first
+//    kernel can find BE in its way. A BE kernel that would take longer on those TPCs than one LS
+//    request (or than itself on the whole GPU) waits for the LS queue to empty, since its mask
+//    would keep it there after the tide returns. When an LS kernel needs TPCs the running BE
 //    kernel holds, BE is evicted at
 //      - kernel boundaries (SgdrcEviction::kernel, the default): the LS kernel waits for the BE
 //        kernel to end, then takes its TPCs; the delay is below one BE kernel's duration;
@@ -22,35 +34,61 @@
 //        partition (no work is lost: blocks are independent).
 #pragma once
 
+#include <vector>
+
+#include "models/kernel_profile.h"
 #include "sim/policies/colocate/colocation_policy.h"
 
 namespace parallax {
 
 enum class SgdrcEviction { kernel, block };
 
+// The default share of the SLO the LS request's profiled latency may take [assumption: half, the
+// other half for queueing behind earlier requests and for contention the profile does not see].
+inline constexpr double kSgdrcSloBudget = 0.5;
+
 // The time one wave of BE blocks takes on `sms` SMs: the isolated kernel time there over its
 // waves. A block-boundary eviction waits this long.
 Time be_block_drain(const KernelShape& be, const DeviceRates& d, int sms);
 
-class SgdrcColocation final : public ColocationPolicy {
+// A kernel's bandwidth demand on s SMs as a fraction of the HBM: D / (T_comp(s) · B_peak), at
+// most 1 (1 for a kernel with bytes and no compute, 0 for one with no bytes).
+double bandwidth_demand(const KernelShape& k, const DeviceRates& d, int sms);
+
+class SgdrcColocation final : public ColocationPolicy, private CompletionListener {
  public:
-  explicit SgdrcColocation(SgdrcEviction eviction = SgdrcEviction::kernel) : eviction_(eviction) {}
+  explicit SgdrcColocation(SgdrcEviction eviction = SgdrcEviction::kernel, double slo_budget = kSgdrcSloBudget)
+      : eviction_(eviction), slo_budget_(slo_budget) {}
   std::string name() const override { return "sgdrc"; }
+  void plan(const ColocationTenants& tenants) override;
   void setup(Platform& platform, const ColocationGpu& gpu) override;
   KernelPlacement place_ls(Platform& platform, const KernelShape& k, const BeView& be) override;
-  std::optional<KernelPlacement> place_be(Platform&, const KernelShape& k, const LsView& ls) override;
+  std::optional<KernelPlacement> place_be(Platform& platform, const KernelShape& k, const LsView& ls) override;
   void on_ls_idle(Platform& platform) override;
+  std::vector<std::pair<std::string, double>> stats() const override;
   int ls_sms() const { return ls_sms_; }
-  int ls_colours() const { return ls_colours_; }
+  int ls_colours() const { return ls_colours_; }  // 0 = no colouring: both tenants on every channel
+  const ProfileChoice& allocation() const { return allocation_; }
+  double migrated_bytes() const { return migrated_bytes_; }
 
  private:
+  void on_complete(uint64_t) override {}  // a migration copy: nothing waits for it
   void resize(Platform& platform, int ls_sms, int ls_colours);
+  int colours_for(const KernelShape& ls, int ls_sms, const KernelShape* be, int be_sms) const;
 
   SgdrcEviction eviction_;
+  double slo_budget_;
   ColocationGpu gpu_;
+  std::vector<KernelShape> ls_kernels_;
+  double ls_slo_s_ = 0;
+  double be_resident_bytes_ = 0;
+  ProfileChoice allocation_;
+  int ls_max_sms_ = 0;  // the allocation's TPCs in SMs
   PartitionId ls_ = kWholeGpu, be_ = kWholeGpu;
   int ls_sms_ = 0;
-  int ls_colours_ = 0;  // 0 = LS idle, BE holds every colour
+  int ls_colours_ = 0;
+  int64_t colour_changes_ = 0;
+  double migrated_bytes_ = 0;
 };
 
 }  // namespace parallax

@@ -18,6 +18,12 @@
 //     mig_sizing: mean                   # optional: mean | peak, the rate MIG instances are sized
 //     mig_peak_window_ms: 10             #   for; peak = this percentile of the arrival rate over
 //     mig_peak_percentile: 99            #   windows this wide (sim/policies/multiplex/peak_rate.h)
+//     slo_target: 0.99                   # optional: the fraction of every service's requests that
+//                                        #   must finish within its SLO for a policy to meet it
+//     max_load_search: {lo: 0.25, hi: 4, tolerance: 0.05}   # optional: per policy, bisect the
+//                                        #   largest multiple of the offered load that still meets
+//                                        #   slo_target (sim/policies/multiplex/max_load_search.h);
+//                                        #   every key optional, `enabled: false` turns it off
 //
 // `arrivals` takes sim/workload/arrival_process.h's kinds: poisson, gamma (cv), mmpp, deterministic,
 // and azure_llm: {kind: azure_llm, path: TRACE.csv, rate_per_s: R}, an Azure LLM inference trace
@@ -63,6 +69,15 @@ struct MultiplexWorkloadSpec {
   std::string mig_sizing = "mean";
   double mig_peak_window_s = 0.01;
   double mig_peak_percentile = 99;
+  // A policy meets the SLO when every service has at least this fraction of its requests within
+  // its slo (summary: meets_slo_target, and the max_load_at_slo search below).
+  double slo_target = 0.99;
+  // max_load_at_slo: bisect the load multiple over [lo, hi] down to `tolerance` (one full run of
+  // the policy per probe). Off unless the scenario has a `max_load_search` mapping.
+  bool max_load_search = false;
+  double max_load_lo = 0.25;
+  double max_load_hi = 4.0;
+  double max_load_tolerance = 0.05;
 };
 
 void read_multiplex_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,

@@ -157,7 +157,7 @@ MultiplexMetrics run_untraced(const Scenario& sc, const ExperimentContext& ctx, 
   Engine engine;
   const std::unique_ptr<Platform> platform = ctx.make_platform(engine, sc.hardware, nullptr, {parts});
   const MultiplexGpu mgpu{0, platform->device_rates(0), &platform->partitioning(0)};
-  auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s));
+  auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s), Time::seconds(w.timeslice_switch_cost_s));
   MultiplexNode node(*platform, *policy, mgpu, loaded.services, Time::seconds(w.duration_s));
   try {
     node.start(loaded.arrivals);
@@ -223,6 +223,7 @@ Result run_multiplex(const Scenario& sc, const ExperimentContext& ctx) {
     offered[s.name] = j;
   }
   summary["elastic_resize_cost_s"] = w.elastic_resize_cost_s;
+  summary["timeslice_switch_cost_s"] = w.timeslice_switch_cost_s;
   summary["slo_target"] = w.slo_target;
   if (w.mig_sizing == "peak") {  // absent under the default (mean), so existing goldens hold
     summary["mig_sizing"] = w.mig_sizing;
@@ -255,7 +256,7 @@ Result run_multiplex(const Scenario& sc, const ExperimentContext& ctx) {
     const bool traced = traces_policy(sc, ctx, name, w.trace_policy);
     const std::unique_ptr<Platform> platform = ctx.make_platform(engine, sc.hardware, traced ? &trace_log : nullptr, {parts});
     const MultiplexGpu mgpu{0, platform->device_rates(0), &platform->partitioning(0)};
-    auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s));
+    auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s), Time::seconds(w.timeslice_switch_cost_s));
     MultiplexNode node(*platform, *policy, mgpu, services, Time::seconds(w.duration_s));
     if (series) node.record_kernel_spans();
     try {
@@ -319,6 +320,7 @@ Result run_multiplex(const Scenario& sc, const ExperimentContext& ctx) {
       p["mig_layout_score"] = mig->layout().score;
       p["mig_layouts_checked"] = mig->layout().layouts_checked;
     }
+    if (const auto* ts = dynamic_cast<const TimesliceMultiplex*>(policy.get())) p["context_switches"] = ts->switches();
     if (const auto* mps = dynamic_cast<const MpsMultiplex*>(policy.get())) {
       nlohmann::ordered_json pct;
       for (size_t i = 0; i < services.size(); ++i) pct[services[i].name] = mps->percentage(static_cast<int>(i));

@@ -96,7 +96,8 @@ void read_max_load_search(const ConfigNode& node, const std::string& path, Multi
 void read_multiplex_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,
                              Scenario& scenario) {
   const MapFields f(workload, path,
-                    {"kind", "duration_s", "services", "policies", "trace_policy", "elastic_resize_cost_us", "mig_sizing",
+                    {"kind", "duration_s", "services", "policies", "trace_policy", "elastic_resize_cost_us",
+                     "timeslice_switch_cost_us", "mig_sizing",
                      "mig_peak_window_ms", "mig_peak_percentile", "slo_target", "max_load_search"});
   MultiplexWorkloadSpec& w = scenario.multiplex;
   w.duration_s = read_number_in(f.required("duration_s"), f.path_of("duration_s"), kHorizonRange);
@@ -146,6 +147,18 @@ void read_multiplex_workload(const ConfigNode& workload, const std::string& path
                           "to the run, past the {:g} s a run may span (the clock is int64 picoseconds)",
                           f.path_of("elastic_resize_cost_us"), c->scalar, requests, requests * w.elastic_resize_cost_s,
                           kMaxRunSeconds));
+  }
+  if (const ConfigNode* c = f.optional("timeslice_switch_cost_us")) {
+    w.timeslice_switch_cost_s = read_number_in(*c, f.path_of("timeslice_switch_cost_us"), kDelaySecondsRange, 1e-6);
+    // At most one switch per batch: as for the resize cost, the switches must fit the run.
+    double requests = 0;
+    for (const MultiplexServiceSpec& s : w.services) requests += 2 * expected_arrivals(s.arrivals, w.duration_s) + 100;
+    if (w.duration_s + requests * w.timeslice_switch_cost_s > kMaxRunSeconds)
+      fail_at(*c, f.path_of("timeslice_switch_cost_us"),
+              fmt::format("'{}': {} us per switch over up to {:.3g} requests could add {:.3g} s to the run, past the "
+                          "{:g} s a run may span",
+                          f.path_of("timeslice_switch_cost_us"), c->scalar, requests,
+                          requests * w.timeslice_switch_cost_s, kMaxRunSeconds));
   }
   if (const ConfigNode* m = f.optional("mig_sizing")) w.mig_sizing = read_choice(*m, f.path_of("mig_sizing"), {"mean", "peak"});
   if (const ConfigNode* m = f.optional("mig_peak_window_ms"))

@@ -15,6 +15,8 @@
 //     trace_policy: elastic              # optional: the policy whose kernels go to trace.json
 //     elastic_resize_cost_us: 0          # optional: launch hold after each elastic resize
 //                                        # (sim/policies/multiplex/elastic_multiplex.h)
+//     timeslice_switch_cost_us: 50       # optional: context switch when time slicing moves to
+//                                        # another service (sim/policies/multiplex/static_multiplex.h)
 //     mig_sizing: mean                   # optional: mean | peak, the rate MIG instances are sized
 //     mig_peak_window_ms: 10             #   for; peak = this percentile of the arrival rate over
 //     mig_peak_percentile: 99            #   windows this wide (sim/policies/multiplex/peak_rate.h)
@@ -63,6 +65,9 @@ struct MultiplexWorkloadSpec {
   std::vector<std::string> policies;
   std::string trace_policy;  // empty = the last listed policy
   double elastic_resize_cost_s = 0;
+  // [assumption] 50 µs: REFERENCE.md §6.2 leaves time slicing's switch cost to measure; GPU
+  // context switches (state save and restore) are reported in the tens to hundreds of µs.
+  double timeslice_switch_cost_s = 50e-6;
   // The rate the mig policy's layout search sizes each service's instance for: "mean" (its mean
   // offered rate) or "peak" (the mig_peak_percentile of its arrival rate over mig_peak_window_s
   // windows, sim/policies/multiplex/peak_rate.h). Other policies do not depend on it.

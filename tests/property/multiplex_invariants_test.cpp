@@ -5,7 +5,8 @@
 // sim/policies/multiplex/service_kernels.h, the H200's per-SM bandwidth cap on) or a synthetic
 // two-kernel one, with a random max batch (1-16), batching timeout, SLO and offered load (10-150%
 // of what the GPU serves at full batches, split among the services), arrivals Poisson or bursty
-// (Gamma gaps, CV 4) over 5-40 ms, and for elastic a random resize cost (0 or 1-100 us).
+// (Gamma gaps, CV 4) over 5-40 ms, and for elastic and timeslice a random resize / context-switch
+// cost (0 or 1-100 us).
 //
 // Checked for each seed and policy, on a CheckedPlatform (checked_platform.h: partitions within
 // the device, kernels not faster than their roofline bound, solver capacities, time monotone,
@@ -173,7 +174,8 @@ Outcome run_one(std::string_view policy_name, const Draw& d, const MultiplexGpu&
   Engine engine;
   SimPlatform sim(engine, test_machines::one_h200());
   CheckedPlatform platform(engine, sim);
-  auto policy = make_multiplex_policy(policy_name, d.resize_cost);
+  // One random cost serves both: elastic's resize hold and time slicing's context switch.
+  auto policy = make_multiplex_policy(policy_name, d.resize_cost, d.resize_cost);
   WatchedPolicy watched(*policy, 132, policy_name == "elastic" || policy_name == "mig");
   MultiplexNode node(platform, watched, gpu, d.services, d.duration);
   try {

@@ -162,10 +162,11 @@ CaseResult Calibrator::run(const PlanCase& c) {
   if (c.family == "launch") return launch_case(c);
   if (c.family == "corun") return corun_case(c);
   if (c.family == "swap") return swap_case(c);
-  if (c.family == "interdecom") return interdecom_case(c);
-  if (c.family == "intrafusion") return intrafusion_case(c);
+  if (c.family == "sm_scaling") return sm_scaling_case(c);
+  if (c.family == "interdecom" || c.family == "intrafusion") return overlap_case(c);
   if (c.family == "colocate") return colocate_case(c);
   if (c.family == "serverless") return serverless_case(c);
+  if (c.family == "multiplex") return multiplex_case(c);
   throw PlatformError("no executor for family " + c.family);
 }
 
@@ -182,7 +183,7 @@ CaseResult Calibrator::copy_case(const PlanCase& c) {
   const auto bytes = static_cast<size_t>(c.get_int("bytes"));
   if (kind == "d2d") {
     char* buf = static_cast<char*>(device_buffer("copy_d2d", 2 * bytes));
-    const auto samples = time_events(c, [&] { launch_copy(buf, buf + bytes, bytes, sms_ * kBlocksPerSm, kThreadsPerBlock, false, stream_); });
+    const auto samples = time_events(c, [&] { launch_copy(buf, buf + bytes, bytes, sms_ * kBlocksPerSm, kThreadsPerBlock, stream_); });
     return {rep_stats(samples), c.reps, {}, {}};
   }
   if (kind != "h2d" && kind != "d2h") throw PlatformError("copy kind " + kind + " needs two GPUs");
@@ -279,6 +280,38 @@ CaseResult Calibrator::corun_case(const PlanCase& c) {
     if (i >= c.warmup) samples.push_back(ms * 1e-3);
   }
   if (sms_s != "all") green().clear();
+  r.stats = rep_stats(samples);
+  r.reps = c.reps;
+  return r;
+}
+
+// The streaming or FMA intensity kernel alone on a green context of `sms` SMs (the whole GPU when
+// sms is all of them), 8 blocks per SM: how bandwidth and FLOP rate grow with SMs.
+CaseResult Calibrator::sm_scaling_case(const PlanCase& c) {
+  const int want = static_cast<int>(c.get_int("sms"));
+  const bool whole = want >= sms_;
+  const IntensityShape shape = intensity_shape(std::stod(c.get("flops")), std::stod(c.get("dram_bytes")),
+                                               (whole ? sms_ : want) * kBlocksPerSm, kThreadsPerBlock,
+                                               kIntensityBufferBytes);
+  void* buf = device_buffer("sm_scaling", kIntensityBufferBytes);
+  CaseResult r;
+  cudaStream_t stream = stream_;
+  if (!whole) {
+    const std::vector<GreenGroup>& groups = green().split({want}, false);
+    stream = groups[0].stream;
+    r.actual.push_back({"sms", std::to_string(groups[0].sms)});
+  }
+  std::vector<double> samples;
+  for (int i = 0; i < c.warmup + c.reps; ++i) {
+    PX_CUDA(device_, cudaEventRecord(start_, stream));
+    launch_intensity(shape, buf, false, stream);
+    PX_CUDA(device_, cudaEventRecord(stop_, stream));
+    PX_CUDA(device_, cudaStreamSynchronize(stream));
+    float ms = 0;
+    PX_CUDA(device_, cudaEventElapsedTime(&ms, start_, stop_));
+    if (i >= c.warmup) samples.push_back(ms * 1e-3);
+  }
+  if (!whole) green().clear();
   r.stats = rep_stats(samples);
   r.reps = c.reps;
   return r;

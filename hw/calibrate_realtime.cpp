@@ -1,12 +1,16 @@
 // File: hw/calibrate_realtime.cpp
-// The Calibrator's real-time families: a colocate or serverless trial (hw/colocate_trial.h,
-// hw/serverless_trial.h) on a CudaPlatform of its own, driven by the platform's event loop in real
-// time. Each case gives one value per metric (run_plan makes them rows).
+// The Calibrator's families that run policy objects on a CudaPlatform of its own, driven by the
+// platform's event loop in real time: colocate, serverless and multiplex trials
+// (hw/colocate_trial.h, hw/serverless_trial.h, hw/multiplex_trial.h; one value per metric,
+// run_plan makes them rows) and the overlap task graphs of interdecom and intrafusion
+// (hw/overlap_trial.h; one time per repetition).
 #include <fmt/format.h>
 
 #include "hw/calibrator.h"
 #include "hw/colocate_trial.h"
 #include "hw/cuda_platform.h"
+#include "hw/multiplex_trial.h"
+#include "hw/overlap_trial.h"
 #include "hw/serverless_trial.h"
 
 namespace parallax::hw {
@@ -41,7 +45,7 @@ void warm_up(CudaPlatform& platform) {
 
 void require_first_gpu(int device) {
   // The trials put their node on CudaPlatform's GPU 0.
-  if (device != 0) throw PlatformError(fmt::format("colocate and serverless trials run on GPU 0, not {}", device));
+  if (device != 0) throw PlatformError(fmt::format("the real-time trials and overlap graphs run on GPU 0, not {}", device));
 }
 
 }  // namespace
@@ -72,6 +76,43 @@ CaseResult Calibrator::serverless_case(const PlanCase& c) {
   CaseResult r;
   r.reps = 1;
   for (const TrialMetric& m : c.metrics) r.metrics.push_back({m.name, serverless_metric(o, m.name)});
+  return r;
+}
+
+CaseResult Calibrator::multiplex_case(const PlanCase& c) {
+  require_first_gpu(device_);
+  const MultiplexTrial t = multiplex_trial_from(as_row(c));
+  CudaPlatform platform;
+  warm_up(platform);
+  const MultiplexOutcome o = run_multiplex_trial(platform, t, [&] { platform.run(); });
+  CaseResult r;
+  r.reps = 1;
+  for (const TrialMetric& m : c.metrics) r.metrics.push_back({m.name, multiplex_metric(o, m.name)});
+  return r;
+}
+
+// The graph's end-to-end time on the platform's clock, per repetition. TaskGraphRun cuts its comm
+// partition when it starts and never gives it back, so every run gets a fresh CudaPlatform.
+CaseResult Calibrator::overlap_case(const PlanCase& c) {
+  require_first_gpu(device_);
+  const OverlapTrial t = overlap_trial_from(as_row(c));
+  std::vector<double> samples;
+  int comm_sms = 0;
+  for (int i = 0; i < c.warmup + c.reps; ++i) {
+    CudaPlatform platform;
+    warm_up(platform);
+    const double s = run_overlap_trial(platform, t, [&] { platform.run(); });
+    if (i >= c.warmup) samples.push_back(s);
+    if (t.strategy != "sequential") comm_sms = platform.partition_sms(0);  // the graph's one partition
+  }
+  CaseResult r;
+  r.stats = rep_stats(samples);
+  r.reps = c.reps;
+  // The SMs the driver gave the comm partition (the request rounded to the green-context granularity).
+  if (comm_sms > 0) {
+    r.actual.push_back({t.strategy == "interdecom" ? "copy_sms" : "stolen_sms", std::to_string(comm_sms)});
+    r.actual.push_back({"comm_sms", std::to_string(comm_sms)});
+  }
   return r;
 }
 

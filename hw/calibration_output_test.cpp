@@ -71,8 +71,13 @@ TEST(CalibrationSummary, HeadlinesAgainstTheCeilings) {
           2 * 8192.0 * 8192 * 8192 / 750e12),
       row(F::copy, "copy/d2d/none/1073741824", {{"kind", "d2d"}, {"host_memory", "none"}, {"bytes", "1073741824"}},
           2.0 * 1073741824 / 4.0e12),
+      row(F::sm_scaling, "sm_scaling/stream/8", {{"kernel", "stream"}, {"sms", "8"}, {"flops", "0"}, {"dram_bytes", "1e9"}},
+          1e9 / (8 * 55e9)),
+      row(F::sm_scaling, "sm_scaling/stream/132", {{"kernel", "stream"}, {"sms", "132"}, {"flops", "0"}, {"dram_bytes", "1e9"}},
+          1e9 / 4.1e12),
   };
   const std::string s = calibration_summary(rows);
+  EXPECT_NE(s.find("stream per SM        55.0 GB/s on 8 SMs (best 4.10 TB/s"), std::string::npos) << s;
   EXPECT_NE(s.find("bf16 GEMM best      750.0 TFLOP/s (95% of 789"), std::string::npos) << s;
   EXPECT_NE(s.find("device copy best     4.00 TB/s reads+writes (93% of 4.3)"), std::string::npos) << s;
 }

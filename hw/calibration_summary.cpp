@@ -21,6 +21,7 @@ std::string calibration_summary(const std::vector<models::Measurement>& rows) {
   double best_gemm[2] = {0, 0};  // bf16, fp16 FLOP/s
   std::string best_gemm_case[2];
   double best_d2d = 0, best_h2d = 0, best_d2h = 0, launch_1 = 0;
+  double stream_per_sm = 0, stream_sms = 0, stream_best = 0;  // sm_scaling: the fewest SMs' rate, the best rate
   for (const models::Measurement& r : rows) {
     const std::string family(models::to_string(r.family));
     ++count[family];
@@ -39,6 +40,13 @@ std::string calibration_summary(const std::vector<models::Measurement>& rows) {
       if (kind == "d2d") best_d2d = std::max(best_d2d, 2 * bps);
       if (kind == "h2d" && pinned) best_h2d = std::max(best_h2d, bps);
       if (kind == "d2h" && pinned) best_d2h = std::max(best_d2h, bps);
+    } else if (family == "sm_scaling" && num(r, "dram_bytes") > 0) {
+      const double bps = num(r, "dram_bytes") / r.value;
+      stream_best = std::max(stream_best, bps);
+      if (stream_sms == 0 || num(r, "sms") < stream_sms) {
+        stream_sms = num(r, "sms");
+        stream_per_sm = bps / stream_sms;
+      }
     } else if (family == "launch" && config_value(r, "what") == "launch" && config_value(r, "kernels") == "1") {
       launch_1 = r.value;
     }
@@ -64,6 +72,9 @@ std::string calibration_summary(const std::vector<models::Measurement>& rows) {
   if (best_h2d > 0) out += fmt::format("H2D pinned best  {:8.1f} GB/s\n", best_h2d / 1e9);
   if (best_d2h > 0) out += fmt::format("D2H pinned best  {:8.1f} GB/s\n", best_d2h / 1e9);
   if (launch_1 > 0) out += fmt::format("launch+sync      {:8.1f} us\n", launch_1 * 1e6);
+  if (stream_per_sm > 0)
+    out += fmt::format("stream per SM    {:8.1f} GB/s on {:.0f} SMs (best {:.2f} TB/s; the presets assume 2·HBM/SMs)\n",
+                       stream_per_sm / 1e9, stream_sms, stream_best / 1e12);
   return out;
 }
 

@@ -3,9 +3,10 @@
 // the median of the case's repetitions after its warm-up runs, taken with CUDA events on the
 // GPU's timeline, except where the host's view is the quantity (launch and sync overheads,
 // pageable copies, which the driver stages through the CPU): there the steady clock.
-// calibrate_micro.cpp holds gemm, copy, launch and corun; calibrate_overlap.cpp swap,
-// interdecom and intrafusion; calibrate_realtime.cpp colocate and serverless (trials on a
-// CudaPlatform in real time, one value per metric).
+// calibrate_micro.cpp holds gemm, copy, launch, corun and sm_scaling; calibrate_swap.cpp swap;
+// calibrate_realtime.cpp what runs policy objects on a CudaPlatform: colocate, serverless and
+// multiplex (trials in real time, one value per metric) and interdecom and intrafusion (the
+// overlap task graphs, timed per repetition).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -29,7 +30,7 @@ struct CaseResult {
   int reps = 0;
   // Config values the hardware decided (e.g. the SMs a green context really got), replacing the plan's.
   std::vector<std::pair<std::string, std::string>> actual;
-  // colocate, serverless: the value of each of the case's metrics (stats unused).
+  // colocate, serverless, multiplex: the value of each of the case's metrics (stats unused).
   std::vector<std::pair<std::string, double>> metrics;
 };
 
@@ -69,10 +70,11 @@ class Calibrator {
   CaseResult launch_case(const PlanCase& c);
   CaseResult corun_case(const PlanCase& c);
   CaseResult swap_case(const PlanCase& c);
-  CaseResult interdecom_case(const PlanCase& c);
-  CaseResult intrafusion_case(const PlanCase& c);
+  CaseResult sm_scaling_case(const PlanCase& c);
+  CaseResult overlap_case(const PlanCase& c);  // interdecom, intrafusion
   CaseResult colocate_case(const PlanCase& c);
   CaseResult serverless_case(const PlanCase& c);
+  CaseResult multiplex_case(const PlanCase& c);
 
   int device_;
   int sms_ = 0;

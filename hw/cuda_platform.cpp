@@ -390,16 +390,26 @@ void CudaPlatform::resize_partition(PartitionId partition, const PartitionSpec& 
 }
 
 // Green contexts cannot grow or shrink: every partition of the GPU is cut again, in creation
-// order. Their streams must be idle (a resize waits for nothing, as on SimPlatform it is instant).
+// order. A green context cannot be destroyed under running kernels, so the resize first waits for
+// the partitions' kernels to finish (blocking the event loop: on hardware a re-cut costs the
+// running kernels' remaining time; SimPlatform resizes instantly).
 void CudaPlatform::rebuild_partitions(GpuId gpu) {
   Gpu& g = gpus_[static_cast<size_t>(gpu)];
+  split_green_groups(g.green->rules(), g.partition_sms_asked);  // PartitionRuleError before touching anything
   for (auto& [lane, slots] : g.lanes)
     if (lane >= kPartitionLane)
       for (const StreamSlot& s : slots)
-        if (s.in_flight > 0)
-          throw PlatformError(fmt::format("GPU {}: a partition cannot be resized while its kernels run", gpu));
-  split_green_groups(g.green->rules(), g.partition_sms_asked);  // PartitionRuleError before destroying anything
-  for (auto it = g.lanes.begin(); it != g.lanes.end();) it = it->first >= kPartitionLane ? g.lanes.erase(it) : std::next(it);
+        if (s.in_flight > 0) PX_CUDA(gpu, cudaStreamSynchronize(s.stream));
+  // Activities on the old streams are complete but not yet delivered (the next poll does): their
+  // slots must outlive the lanes. A map node keeps its element's address when extracted.
+  std::erase_if(g.retired_lanes, [](const LaneNode& n) {
+    return std::all_of(n.mapped().begin(), n.mapped().end(), [](const StreamSlot& s) { return s.in_flight == 0; });
+  });
+  for (auto it = g.lanes.begin(); it != g.lanes.end();) {
+    const auto next = std::next(it);
+    if (it->first >= kPartitionLane) g.retired_lanes.push_back(g.lanes.extract(it));
+    it = next;
+  }
   const std::vector<GreenGroup>& groups = g.green->split(g.partition_sms_asked, false);
   for (size_t i = 0; i < groups.size(); ++i)
     g.lanes[kPartitionLane + static_cast<int>(i)] = {StreamSlot{groups[i].stream, 0, false}};

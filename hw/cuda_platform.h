@@ -28,6 +28,8 @@
 //  * create_partition(): a green context cut from the SMs the GPU's earlier partitions left
 //    (disjoint). bandwidth_share cannot be enforced on hardware (green contexts select SMs, not
 //    HBM bandwidth or L2); it is recorded and ignored (docs/hardware.md).
+//  * resize_partition(): every partition of the GPU is cut again, after waiting for the kernels
+//    running on the partitions (a green context cannot change size or die under its kernels).
 // run() is the event loop: it polls cudaEventQuery for every activity in flight and fires timers,
 // calling listeners on the caller's thread, until nothing is pending. Nothing here changes a
 // device setting (no cudaDeviceReset, clocks, MIG or compute mode).
@@ -118,11 +120,14 @@ class CudaPlatform final : public Platform {
     void* ptr = nullptr;
     size_t bytes = 0;
   };
+  using LaneNode = std::map<int, std::vector<StreamSlot>>::node_type;
   struct Gpu {
     GpuSpec spec;
     GpuPartitioning rules;     // green-context granularity as probed
     std::string green_error;   // why there are no green contexts (rules unusable), else empty
     std::map<int, std::vector<StreamSlot>> lanes;  // lane -> streams (see lane ids in the .cpp)
+    // Partition lanes a resize replaced while activities on them were still undelivered.
+    std::vector<LaneNode> retired_lanes;
     std::vector<cudaEvent_t> free_events;
     Buffer scratch;          // copies: source half and destination half
     Buffer kernel_buffer;    // the intensity kernel's buffer

@@ -60,6 +60,26 @@ TEST(HwCli, DryRunShowsTheRealtimeTrialsAndTheirRows) {
   EXPECT_NE(r.output.find("11 cases, colocate 10, serverless 1;"), std::string::npos) << r.output;
 }
 
+// Issue 16's bar: the hardware plan lists all four systems (overlap's task graphs as interdecom
+// and intrafusion, serverless, colocate, multiplex) and the sm_scaling family, within 8 minutes.
+TEST(HwCli, DryRunListsAllFourSystems) {
+  const Result r = run("hw calibrate --dry-run");
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(
+      r.output, m,
+      std::regex("\\d+ cases, .*sm_scaling \\d+.*interdecom \\d+, intrafusion \\d+, colocate \\d+, serverless \\d+, "
+                 "multiplex \\d+; estimated (\\d+) s")))
+      << r.output;
+  EXPECT_LT(std::stoi(m[1]), 8 * 60);
+  EXPECT_NE(r.output.find("strategy=interdecom"), std::string::npos);
+  EXPECT_NE(r.output.find("strategy=sequential"), std::string::npos);
+  EXPECT_NE(r.output.find("multiplex/elastic/load0.3"), std::string::npos);
+  const Result overlap = run("hw calibrate --dry-run --quick --families overlap");
+  ASSERT_EQ(overlap.code, 0) << overlap.output;
+  EXPECT_NE(overlap.output.find("cases, interdecom 3, intrafusion 2;"), std::string::npos) << overlap.output;
+}
+
 TEST(HwCli, BadInputExitsTwo) {
   Result r = run("hw calibrate --dry-run --families gemm,bogus");
   EXPECT_EQ(r.code, 2) << r.output;

@@ -35,7 +35,7 @@ PlanOptions plan_options(const HwOptions& o) {
   p.quick = o.quick;
   p.families = split_commas(o.families);
   for (const CatalogModel& m : embedded_model_catalog().models)
-    p.models.push_back({m.name, m.param_bytes(), static_cast<int>(m.layers.size())});
+    p.models.push_back({m.name, m.param_bytes(), static_cast<int>(m.layers.size()), m.flops()});
   return p;
 }
 
@@ -112,7 +112,7 @@ CLI::App* add_hw_subcommand(CLI::App& app, HwOptions& o) {
   CLI::App* cal = hw->add_subcommand("calibrate", "Run the calibration sweep; write DIR/measurements.csv");
   cal->add_option("--out", o.out_dir, "output folder (measurements.csv, provenance.json, summary.txt)");
   cal->add_flag("--quick", o.quick, "a smaller sweep (about a minute on an H200)");
-  cal->add_option("--families", o.families, "comma-separated subset: gemm,copy,launch,corun,swap,interdecom,intrafusion,colocate,serverless");
+  cal->add_option("--families", o.families, "comma-separated subset: gemm,copy,launch,corun,sm_scaling,swap,interdecom,intrafusion (both: overlap),colocate,serverless,multiplex");
   cal->add_option("--device", o.device, "CUDA device index")->check(CLI::Range(0, 1023))->capture_default_str();
   cal->add_flag("--dry-run", o.dry_run, "print the plan and its time estimate; measure nothing");
   cal->callback([&o] { o.action = "calibrate"; });

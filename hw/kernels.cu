@@ -12,7 +12,7 @@ namespace parallax::hw {
 
 namespace {
 
-// Dynamic shared memory of the one-block-per-SM copy, set by prepare_one_block_per_sm_copy.
+// Dynamic shared memory of the one-block-per-SM intensity kernel, set by prepare_one_block_per_sm.
 int g_one_block_smem[64] = {};
 
 __global__ void intensity_kernel(float4* buf, long long vectors, long long passes, long long fma) {
@@ -38,8 +38,6 @@ __global__ void intensity_kernel(float4* buf, long long vectors, long long passe
 __global__ void copy_kernel(const int4* __restrict__ src, int4* __restrict__ dst, size_t vectors,
                             const unsigned char* __restrict__ src_tail, unsigned char* __restrict__ dst_tail,
                             size_t tail) {
-  extern __shared__ int4 unused_smem[];  // only reserves the SM (one_block_per_sm)
-  (void)unused_smem;
   const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
   size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   for (; i + 3 * stride < vectors; i += 4 * stride) {
@@ -90,15 +88,13 @@ void launch_intensity(const IntensityShape& s, void* buffer, bool one_block_per_
   check_launch("intensity_kernel<<<>>>", current_device());
 }
 
-void launch_copy(const void* src, void* dst, size_t bytes, int blocks, int threads, bool one_block_per_sm,
-                 cudaStream_t stream) {
+void launch_copy(const void* src, void* dst, size_t bytes, int blocks, int threads, cudaStream_t stream) {
   const size_t vectors = bytes / sizeof(int4);
   const size_t tail = bytes - vectors * sizeof(int4);
   const int device = current_device();
-  const int smem = one_block_per_sm ? one_block_smem(device) : 0;
   const auto* s = static_cast<const unsigned char*>(src);
   auto* d = static_cast<unsigned char*>(dst);
-  copy_kernel<<<blocks, threads, static_cast<size_t>(smem), stream>>>(
+  copy_kernel<<<blocks, threads, 0, stream>>>(
       reinterpret_cast<const int4*>(s), reinterpret_cast<int4*>(d), vectors, s + vectors * sizeof(int4),
       d + vectors * sizeof(int4), tail);
   check_launch("copy_kernel<<<>>>", device);
@@ -113,16 +109,13 @@ void prepare_one_block_per_sm(int device) {
   PX_CUDA(device, cudaDeviceGetAttribute(&per_block_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   // More than half of the SM's shared memory: a second block can never fit beside the first.
   const int smem = std::min(per_block_optin, per_sm / 2 + 1024);
-  PX_CUDA(device, cudaFuncSetAttribute(copy_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   PX_CUDA(device, cudaFuncSetAttribute(intensity_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  for (const void* kernel : {reinterpret_cast<const void*>(copy_kernel), reinterpret_cast<const void*>(intensity_kernel)}) {
-    int blocks_per_sm = 0;
-    PX_CUDA(device, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, 1024, smem));
-    if (blocks_per_sm != 1)
-      throw CudaError("a kernel with " + std::to_string(smem) + " B shared memory fits " + std::to_string(blocks_per_sm) +
-                          " blocks per SM on GPU " + std::to_string(device) + " (expected 1)",
-                      0);
-  }
+  int blocks_per_sm = 0;
+  PX_CUDA(device, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, intensity_kernel, 1024, smem));
+  if (blocks_per_sm != 1)
+    throw CudaError("a kernel with " + std::to_string(smem) + " B shared memory fits " + std::to_string(blocks_per_sm) +
+                        " blocks per SM on GPU " + std::to_string(device) + " (expected 1)",
+                    0);
   g_one_block_smem[device] = smem;
 }
 

@@ -2,10 +2,9 @@
 // The backend's own kernels (hw/kernels.cu), callable from plain C++:
 //  * intensity: streams a buffer with a tunable number of FMAs per element (hw/intensity_shape.h):
 //    compute-bound, memory-bound or anything between, on any grid; the interference probe.
-//  * copy: a grid-stride device copy with 16-byte loads, four in flight per thread. With
-//    `one_block_per_sm` each block takes more than half an SM's shared memory, so `blocks` blocks
-//    occupy exactly `blocks` SMs, the way NCCL's kernels hold their channels' SMs: a link's copy
-//    emulated on one GPU.
+//  * copy: a grid-stride device copy with 16-byte loads, four in flight per thread (the d2d copy
+//    family). A link's copy emulated on one GPU is the intensity kernel one block per SM on the
+//    comm SMs (CudaPlatform::launch with max_sms, or on a partition).
 //  * empty: nothing, for launch and synchronisation overheads.
 #pragma once
 
@@ -28,11 +27,11 @@ inline constexpr int64_t kIntensityBufferBytes = int64_t{1} << 30;
 void launch_intensity(const IntensityShape& shape, void* buffer, bool one_block_per_sm, cudaStream_t stream);
 
 // `bytes` need not be a multiple of 16 (the tail is copied bytewise); src and dst 16-byte aligned.
-void launch_copy(const void* src, void* dst, size_t bytes, int blocks, int threads, bool one_block_per_sm,
-                 cudaStream_t stream);
+void launch_copy(const void* src, void* dst, size_t bytes, int blocks, int threads, cudaStream_t stream);
 
 // Once per device before a one_block_per_sm launch (later calls return at once): raises the
-// kernels' shared-memory limit and checks that only one block fits on an SM (CudaError otherwise).
+// intensity kernel's shared-memory limit and checks that only one block fits on an SM (CudaError
+// otherwise).
 void prepare_one_block_per_sm(int device);
 
 // Fills `bytes` with pseudo-random 16-bit floats in ±[0.5, 1) (bf16 or fp16 bit patterns): GEMM

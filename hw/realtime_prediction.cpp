@@ -3,6 +3,8 @@
 
 #include "models/calibration_data/data_error.h"
 #include "hw/colocate_trial.h"
+#include "hw/multiplex_trial.h"
+#include "hw/overlap_trial.h"
 #include "hw/serverless_trial.h"
 #include "sim/engine/engine.h"
 #include "sim/platform/sim_platform.h"
@@ -61,16 +63,47 @@ SimulatedGpu simulated_gpu(const models::Calibration& c, const std::vector<model
 }
 
 std::optional<double> RealtimePredictor::predict(const models::Measurement& row) {
-  const bool colocate = row.family == models::MeasurementFamily::colocate;
-  if (!colocate && row.family != models::MeasurementFamily::serverless) return std::nullopt;
-  // A row the sweep's trials did not write (the schema allows any scenario keys): no model.
-  if (!row.has(colocate ? "ls_model" : "models")) return std::nullopt;
+  using models::MeasurementFamily;
+  const MeasurementFamily f = row.family;
+  const bool overlap = f == MeasurementFamily::interdecom || f == MeasurementFamily::intrafusion;
+  if (!overlap && f != MeasurementFamily::colocate && f != MeasurementFamily::serverless && f != MeasurementFamily::multiplex)
+    return std::nullopt;
+  // A row the sweep's trials did not write (the schema allows any scenario keys; overlap rows of
+  // the raw-CUDA sweep before the task graphs carry no `strategy`): no model here.
+  const char* trial_key_name = overlap                               ? "strategy"
+                               : f == MeasurementFamily::colocate  ? "ls_model"
+                               : f == MeasurementFamily::multiplex ? "rates_per_s"
+                                                                   : "models";
+  if (!row.has(trial_key_name)) return std::nullopt;
   const std::string key = trial_key(row);
   auto it = cache_.find(key);
   if (it == cache_.end()) {
-    std::map<std::string, double> values;
+    std::map<std::string, double> values;  // metric -> value; "" for a one-row case
     Engine engine;
-    if (colocate) {
+    if (overlap) {
+      const OverlapTrial t = overlap_trial_from(row);
+      SimPlatform platform(engine, trial_machine(t.sms, gpu_.flops_per_s.value_or(t.flops_per_s),
+                                                 gpu_.hbm_Bps.value_or(t.hbm_Bps), gpu_.launch_s.value_or(t.launch_s),
+                                                 1e12, 0),
+                           nullptr, {overlap_trial_rules(t)});
+      try {
+        values[""] = run_overlap_trial(platform, t, [&] { engine.run(); });
+      } catch (const std::invalid_argument& e) {
+        throw models::DataError(row.file, row.line, "overlap case " + row.case_id + ": " + e.what());
+      }
+    } else if (f == MeasurementFamily::multiplex) {
+      const MultiplexTrial t = multiplex_trial_from(row);
+      SimPlatform platform(engine, trial_machine(t.sms, gpu_.flops_per_s.value_or(t.flops_per_s),
+                                                 gpu_.hbm_Bps.value_or(t.hbm_Bps), gpu_.launch_s.value_or(t.launch_s),
+                                                 1e12, 0),
+                           nullptr, {multiplex_trial_rules(t)});
+      try {
+        const MultiplexOutcome o = run_multiplex_trial(platform, t, [&] { engine.run(); });
+        for (const TrialMetric& m : multiplex_metrics()) values[m.name] = multiplex_metric(o, m.name);
+      } catch (const std::invalid_argument& e) {
+        throw models::DataError(row.file, row.line, "multiplex case " + row.case_id + ": " + e.what());
+      }
+    } else if (f == MeasurementFamily::colocate) {
       const ColocateTrial t = colocate_trial_from(row);
       SimPlatform platform(engine, trial_machine(t.sms, gpu_.flops_per_s.value_or(t.flops_per_s),
                                                  gpu_.hbm_Bps.value_or(t.hbm_Bps), gpu_.launch_s.value_or(t.launch_s),
@@ -95,6 +128,7 @@ std::optional<double> RealtimePredictor::predict(const models::Measurement& row)
     }
     it = cache_.emplace(key, std::move(values)).first;
   }
+  if (overlap) return it->second.at("");
   const std::string& metric = row.text("metric");
   const auto v = it->second.find(metric);
   if (v == it->second.end())

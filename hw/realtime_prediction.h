@@ -1,7 +1,8 @@
 // File: hw/realtime_prediction.h
-// `parallax validate`'s model for the colocate and serverless rows: the row's trial
-// (colocate_trial.h, serverless_trial.h) run on SimPlatform, on a one-GPU machine whose rates are
-// what the calibration sweep measured where it can tell:
+// `parallax validate`'s model for the rows of the families that run policy objects: the row's
+// colocate, serverless or multiplex trial or overlap task graph (colocate_trial.h,
+// serverless_trial.h, multiplex_trial.h, overlap_trial.h) run on SimPlatform, on a one-GPU
+// machine whose rates are what the calibration sweep measured where it can tell:
 //   * FLOP/s and HBM bytes/s a launched kernel runs at: the intensity kernel's isolated co-run
 //     rows on the whole GPU (compute: flops / s, memory: dram_bytes / s); else the row's config;
 //   * kernel launch delay: the fitted `launch` constant; else the row's launch_s;
@@ -37,9 +38,9 @@ SimulatedGpu simulated_gpu(const models::Calibration& calibration, const std::ve
 class RealtimePredictor {
  public:
   explicit RealtimePredictor(SimulatedGpu gpu) : gpu_(std::move(gpu)) {}
-  // The simulated value of a colocate or serverless row; nullopt for other families and for rows
-  // without the trial's keys (ls_model, models: not written by the sweep). DataError (the row's
-  // file:line) for a trial config that cannot run.
+  // The simulated value of a colocate, serverless, multiplex, interdecom or intrafusion row;
+  // nullopt for other families and for rows without the trial's keys (ls_model, models, rates_per_s, strategy:
+  // not written by the sweep). DataError (the row's file:line) for a trial config that cannot run.
   std::optional<double> predict(const models::Measurement& row);
 
  private:

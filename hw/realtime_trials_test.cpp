@@ -1,10 +1,16 @@
 // File: hw/realtime_trials_test.cpp
-// The colocate and serverless trials on SimPlatform (what `parallax validate` predicts with; the
-// same code drives CudaPlatform in `parallax hw calibrate`), their config round trip through the
-// strict measurement CSV, and the predictor's use of the measured rates.
+// The colocate, serverless and multiplex trials and the overlap task graphs on SimPlatform (what
+// `parallax validate` predicts with; the same code drives CudaPlatform in `parallax hw
+// calibrate`), their config round trip through the strict measurement CSV, and the predictor's
+// use of the measured rates.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "hw/colocate_trial.h"
+#include "hw/green_split.h"
+#include "hw/multiplex_trial.h"
+#include "hw/overlap_trial.h"
 #include "hw/realtime_prediction.h"
 #include "hw/serverless_trial.h"
 #include "models/calibration_data/data_error.h"
@@ -167,6 +173,233 @@ TEST(RealtimePredictor, PredictsEveryMetricAndUsesTheMeasuredRate) {
   RealtimePredictor measured(simulated_gpu({}, rows));
   EXPECT_GT(*measured.predict(rows[0]), 1.5 * direct.ls_p50_latency_s);
   EXPECT_FALSE(measured.predict(corun).has_value());
+}
+
+// --- overlap: the policy's task graphs on one GPU ---
+
+models::Measurement overlap_row(const OverlapTrial& t, double value) {
+  models::Measurement m;
+  m.family = *models::parse_measurement_family(overlap_family(t));
+  m.config = overlap_trial_config(t);
+  m.case_id = fmt::format("{}/{}/d{}/sms{}", overlap_family(t), t.strategy, t.d, t.comm_sms);
+  m.value = value;
+  m.provenance = provenance();
+  return read_back(m);
+}
+
+double overlap_on_sim(const OverlapTrial& t, std::vector<OverlapTask>* tasks = nullptr) {
+  Engine engine;
+  SimPlatform platform(engine, machine(t.flops_per_s), nullptr, {overlap_trial_rules(t)});
+  if (tasks == nullptr) return run_overlap_trial(platform, t, [&] { engine.run(); });
+  const OverlapTrialGraph g = overlap_trial_graph(t);
+  TaskGraphRun run(platform, {0}, *tasks, g.comm_sms);
+  run.start();
+  engine.run();
+  EXPECT_TRUE(run.finished());
+  return (run.finished_at() - run.started_at()).to_seconds();
+}
+
+OverlapTrial overlap_trial(const std::string& strategy, int d = 1) {
+  OverlapTrial t;
+  t.strategy = strategy;
+  t.d = d;
+  t.m = 16384;
+  t.n = 8192;
+  t.k = 2048;
+  return t;
+}
+
+// Every hop becomes a copy kernel on the comm SMs moving what the GPU would send: no copy to
+// another GPU is left, and the bytes add up to the collective's S·(tp−1)/tp, read and written.
+TEST(OverlapTrial, GraphsRunOnOneGpuAndMoveTheCollectivesBytes) {
+  for (const auto& [strategy, d] : std::vector<std::pair<std::string, int>>{
+           {"sequential", 1}, {"intrafusion", 1}, {"interdecom", 1}, {"interdecom", 4}}) {
+    const OverlapTrial t = overlap_trial(strategy, d);
+    const OverlapTrialGraph g = overlap_trial_graph(t);
+    EXPECT_EQ(g.comm_sms, strategy == "sequential" ? 0 : t.comm_sms) << strategy;
+    double hbm = 0;
+    int gemms = 0;
+    for (const OverlapTask& task : g.tasks) {
+      EXPECT_TRUE(task.rings.empty()) << task.label;
+      hbm += task.comm_hbm_bytes;
+      if (task.kind == OverlapTask::Kind::compute && task.kernel.max_sms == t.comm_sms) {
+        EXPECT_EQ(task.kernel.flops, 0) << task.label;  // sequential's copies
+        hbm += task.kernel.dram_bytes;
+      } else if (task.kind == OverlapTask::Kind::compute) {
+        EXPECT_GT(task.kernel.flops, 0) << task.label;
+        ++gemms;
+      }
+      for (uint32_t dep : task.deps) EXPECT_LT(dep, static_cast<uint32_t>(&task - g.tasks.data())) << task.label;
+    }
+    EXPECT_NEAR(hbm, 2.0 * static_cast<double>(overlap_copy_bytes(t)), 1.0) << strategy;
+    EXPECT_EQ(overlap_copy_bytes(t), int64_t{16384} * 8192 * 2 / 8 * 7);
+    // sequential: one GEMM; intrafusion: a block per ring step + 1; interdecom: one per chunk.
+    EXPECT_EQ(gemms, strategy == "sequential" ? 1 : strategy == "intrafusion" ? t.tp : d) << strategy;
+  }
+}
+
+// The overlap is real: the same tasks run one after another take longer than the graph.
+TEST(OverlapTrial, OverlappedGraphsBeatTheirTasksInSeries) {
+  for (const auto& [strategy, d] : std::vector<std::pair<std::string, int>>{{"intrafusion", 1}, {"interdecom", 4}}) {
+    const OverlapTrial t = overlap_trial(strategy, d);
+    std::vector<OverlapTask> chained = overlap_trial_graph(t).tasks;
+    for (size_t i = 0; i < chained.size(); ++i) chained[i].deps = i == 0 ? std::vector<uint32_t>{} : std::vector<uint32_t>{static_cast<uint32_t>(i - 1)};
+    const double overlapped = overlap_on_sim(t), serial = overlap_on_sim(t, &chained);
+    EXPECT_GT(overlapped, 0) << strategy;
+    EXPECT_LT(overlapped, serial) << strategy;
+  }
+  // Sequential is its tasks in series already.
+  const OverlapTrial seq = overlap_trial("sequential");
+  std::vector<OverlapTask> chained = overlap_trial_graph(seq).tasks;
+  for (size_t i = 0; i < chained.size(); ++i) chained[i].deps = i == 0 ? std::vector<uint32_t>{} : std::vector<uint32_t>{static_cast<uint32_t>(i - 1)};
+  EXPECT_NEAR(overlap_on_sim(seq), overlap_on_sim(seq, &chained), 1e-9);
+  EXPECT_EQ(overlap_on_sim(seq), overlap_on_sim(seq));  // deterministic
+}
+
+TEST(OverlapTrial, ConfigRoundTripsAndBadRowsNameTheirLine) {
+  const OverlapTrial t = overlap_trial("interdecom", 8);
+  const models::Measurement m = overlap_row(t, 0.01);
+  EXPECT_EQ(m.text("copy_sms"), "16");
+  EXPECT_EQ(overlap_trial_config(overlap_trial_from(m)), overlap_trial_config(t));
+  const models::Measurement s = overlap_row(overlap_trial("sequential"), 0.01);
+  EXPECT_EQ(s.family, models::MeasurementFamily::intrafusion);
+  EXPECT_EQ(s.text("stolen_sms"), "0");
+  models::Measurement bad = m;
+  for (auto& [k, v] : bad.config)
+    if (k == "strategy") v = "intrafusion";  // an interdecom row with another family's strategy
+  EXPECT_THROW(overlap_trial_from(bad), models::DataError);
+}
+
+// validate's path: the row's graph on SimPlatform; a row of the raw-CUDA sweep (no strategy)
+// is left to the interdecom fit.
+TEST(RealtimePredictor, PredictsOverlapRowsWithTheSameGraph) {
+  const OverlapTrial t = overlap_trial("interdecom", 4);
+  const models::Measurement m = overlap_row(t, 0.01);
+  RealtimePredictor p(simulated_gpu({}, {m}));
+  EXPECT_DOUBLE_EQ(*p.predict(m), overlap_on_sim(t));
+  models::Measurement old;
+  old.family = models::MeasurementFamily::interdecom;
+  old.case_id = "interdecom/old";
+  old.config = {{"dtype", "bf16"}, {"m", "8192"}, {"n", "8192"}, {"k", "8192"}, {"d", "4"}, {"copy_sms", "16"},
+                {"copy_bytes", "134217728"}};
+  old.value = 0.002;
+  old.provenance = provenance();
+  EXPECT_FALSE(p.predict(read_back(old)).has_value());
+}
+
+// --- multiplex ---
+
+// SimPlatform, plus what CudaPlatform enforces on partitions: all of them together must be cut as
+// green-context groups (hw/green_split.h), or the driver refuses.
+class GreenCheckedPlatform final : public Platform {
+ public:
+  GreenCheckedPlatform(SimPlatform& inner, GpuPartitioning rules) : inner_(inner), rules_(std::move(rules)) {}
+  Time now() const override { return inner_.now(); }
+  void call_at(Time at, CompletionListener& l, uint64_t tag) override { inner_.call_at(at, l, tag); }
+  int gpu_count() const override { return inner_.gpu_count(); }
+  int host_count() const override { return inner_.host_count(); }
+  const GpuSpec& gpu(GpuId id) const override { return inner_.gpu(id); }
+  const GpuPartitioning& partitioning(GpuId) const override { return rules_; }
+  Path path(Endpoint a, Endpoint b) override { return inner_.path(a, b); }
+  ActivityId copy(Endpoint a, Endpoint b, Bytes n, CompletionListener& l, uint64_t tag, std::string_view label) override {
+    return inner_.copy(a, b, n, l, tag, label);
+  }
+  ActivityId launch(GpuId g, PartitionId p, const KernelProfile& k, CompletionListener& l, uint64_t tag) override {
+    return inner_.launch(g, p, k, l, tag);
+  }
+  ActivityId collective(CollectiveOp op, std::span<const GpuId> group, Bytes n, CollectiveAlgo algo, CompletionListener& l,
+                        uint64_t tag, std::string_view label) override {
+    return inner_.collective(op, group, n, algo, l, tag, label);
+  }
+  AllocationId allocate(GpuId g, Bytes n) override { return inner_.allocate(g, n); }
+  void release(AllocationId a) override { inner_.release(a); }
+  Bytes memory_used(GpuId g) const override { return inner_.memory_used(g); }
+  PartitionId create_partition(GpuId g, const PartitionSpec& spec) override {
+    sizes_.push_back(spec.sms);
+    split_green_groups(rules_, sizes_);  // PartitionRuleError: the hardware would refuse
+    return inner_.create_partition(g, spec);
+  }
+  void resize_partition(PartitionId p, const PartitionSpec& spec) override {
+    sizes_.at(static_cast<size_t>(p)) = spec.sms;
+    split_green_groups(rules_, sizes_);
+    ++resizes_;
+    inner_.resize_partition(p, spec);
+  }
+  int resizes() const { return resizes_; }
+
+ private:
+  SimPlatform& inner_;
+  GpuPartitioning rules_;
+  std::vector<int> sizes_;
+  int resizes_ = 0;
+};
+
+MultiplexOutcome multiplex_on_sim(const MultiplexTrial& t) {
+  Engine engine;
+  SimPlatform platform(engine, machine(t.flops_per_s), nullptr, {multiplex_trial_rules(t)});
+  return run_multiplex_trial(platform, t, [&] { engine.run(); });
+}
+
+MultiplexTrial multiplex_trial(const std::string& policy) {
+  MultiplexTrial t;
+  t.policy = policy;
+  t.rates_per_s = {800, 20};
+  t.duration_s = 0.5;
+  return t;
+}
+
+TEST(MultiplexTrial, EveryHardwarePolicyServesTheSameArrivals) {
+  int64_t requests = -1;
+  for (std::string_view policy : kRealtimeMultiplexPolicies) {
+    const MultiplexOutcome o = multiplex_on_sim(multiplex_trial(std::string(policy)));
+    if (requests < 0) requests = o.requests;
+    EXPECT_EQ(o.requests, requests) << policy;  // same seed, same arrivals
+    EXPECT_GT(o.requests, 300) << policy;
+    EXPECT_GT(o.slo_attainment, 0) << policy;
+    EXPECT_LE(o.slo_attainment, 1) << policy;
+    EXPECT_GT(o.goodput_rps, 0) << policy;
+    EXPECT_LE(o.goodput_rps, static_cast<double>(o.requests) / 0.5 + 1e-9) << policy;
+    EXPECT_GE(o.p99_latency_s, o.p50_latency_s) << policy;
+  }
+  const MultiplexTrial t = multiplex_trial("elastic");
+  EXPECT_EQ(multiplex_on_sim(t).p99_latency_s, multiplex_on_sim(t).p99_latency_s);
+}
+
+// Elastic re-cuts its partitions at every batch start and end; every layout it asks for must be
+// one the driver can cut (multiples of 8 SMs on an H200, all of them within 132).
+TEST(MultiplexTrial, ElasticAsksOnlyForGreenContextLayouts) {
+  for (double scale : {1.0, 0.25, 2.0}) {
+    MultiplexTrial t = multiplex_trial("elastic");
+    for (double& r : t.rates_per_s) r *= scale;
+    Engine engine;
+    SimPlatform sim(engine, machine(t.flops_per_s), nullptr, {multiplex_trial_rules(t)});
+    GreenCheckedPlatform platform(sim, multiplex_trial_rules(t));
+    const MultiplexOutcome o = run_multiplex_trial(platform, t, [&] { engine.run(); });
+    EXPECT_GT(o.requests, 0);
+    EXPECT_GT(platform.resizes(), 10) << scale;  // it did re-cut, many times
+  }
+}
+
+TEST(MultiplexTrial, ConfigRoundTripsAndPredictorMatchesTheDirectRun) {
+  const MultiplexTrial t = multiplex_trial("mps");
+  std::vector<models::Measurement> rows;
+  for (const TrialMetric& m : multiplex_metrics())
+    rows.push_back(read_back(row(models::MeasurementFamily::multiplex, multiplex_trial_config(t), m.name, 1, m.unit)));
+  EXPECT_EQ(multiplex_trial_config(multiplex_trial_from(rows[0])), multiplex_trial_config(t));
+  RealtimePredictor p(simulated_gpu({}, rows));
+  const MultiplexOutcome direct = multiplex_on_sim(t);
+  EXPECT_DOUBLE_EQ(*p.predict(rows[0]), direct.goodput_rps);
+  EXPECT_DOUBLE_EQ(*p.predict(rows[1]), direct.slo_attainment);
+  auto config = multiplex_trial_config(t);
+  for (auto& [k, v] : config)
+    if (k == "rates_per_s") v = "800";  // two models, one rate
+  EXPECT_THROW(multiplex_trial_from(read_back(row(models::MeasurementFamily::multiplex, config, "goodput_rps", 1, "1/s"))),
+               models::DataError);
+  config = multiplex_trial_config(t);
+  for (auto& [k, v] : config)
+    if (k == "models") v = "resnet50+nonesuch";
+  EXPECT_THROW(p.predict(read_back(row(models::MeasurementFamily::multiplex, config, "goodput_rps", 1, "1/s"))),
+               models::DataError);
 }
 
 }  // namespace

@@ -191,42 +191,107 @@ void plan_swap(Builder& b, const DeviceFacts& d, const std::vector<PlanOptions::
   }
 }
 
-// The GEMM of the overlap families and its output as the bytes a collective would move.
-struct OverlapGemm {
+// The overlap families: the policy's task graphs of one tensor-parallel GEMM + reduce-scatter of
+// an 8-GPU group on one GPU (hw/overlap_trial.h), the collective's hops played by a copy kernel on
+// comm_sms SMs. The GEMMs are the intensity kernel at the FP32 rate, so the shapes are sized to
+// keep GEMM and communication within an order of magnitude of each other.
+constexpr int kOverlapTp = 8;
+constexpr double kFreshPlatformS = 0.05;  // a CudaPlatform per repetition: probe, context, warm-up
+constexpr int kOverlapMaxReps = 5;
+
+struct OverlapShape {
   int64_t m, n, k;
 };
 
+OverlapTrial overlap_trial_for(const DeviceFacts& d, const OverlapShape& g) {
+  OverlapTrial t;
+  t.op = "gemm_rs";
+  t.m = g.m;
+  t.n = g.n;
+  t.k = g.k;
+  t.tp = kOverlapTp;
+  t.sms = d.sms;
+  t.green_min_sms = d.green_min_sms;
+  t.green_multiple_sms = d.green_multiple_sms;
+  t.flops_per_s = d.fp32_flops;
+  t.hbm_Bps = d.hbm_Bps;
+  t.launch_s = kLaunchOverheadS;
+  return t;
+}
+
+void add_overlap(Builder& b, const DeviceFacts& d, const OverlapTrial& t, std::string id) {
+  // Per-GPU GEMM m x n x k/tp at the FP32 rate, the copies on comm_sms SMs, a launch per kernel.
+  const double gemm = 2.0 * t.m * t.n * (t.k / t.tp) / (kGemmEfficiency * d.fp32_flops) * d.sms /
+                      (t.strategy == "sequential" ? d.sms : d.sms - t.comm_sms);
+  const double comm = 2.0 * static_cast<double>(overlap_copy_bytes(t)) / std::min(d.hbm_Bps, t.comm_sms * kCopyKernelPerSmBps);
+  const double kernels = (t.tp - 1) * (t.strategy == "interdecom" ? t.d : 1) + t.d;
+  const double one = (t.strategy == "sequential" ? gemm + comm : std::max(gemm, comm)) + kernels * kLaunchOverheadS;
+  PlanCase c;
+  c.family = std::string(overlap_family(t));
+  c.id = std::move(id);
+  c.config = overlap_trial_config(t);
+  c.warmup = 1;
+  c.reps = std::min(kOverlapMaxReps, reps_for(one, b.target_s));
+  c.estimated_seconds = (c.warmup + c.reps) * (one + kFreshPlatformS);
+  b.plan.cases.push_back(std::move(c));
+}
+
+std::vector<OverlapShape> overlap_shapes(bool quick) {
+  // Per GPU 8192x8192x1024 (GEMM-heavy) and 16384x8192x256 (communication-heavy).
+  if (quick) return {{8192, 8192, 8192}};
+  return {{8192, 8192, 8192}, {16384, 8192, 2048}};
+}
+
 void plan_interdecom(Builder& b, const DeviceFacts& d, bool quick) {
-  const std::vector<OverlapGemm> gemms = quick ? std::vector<OverlapGemm>{{8192, 8192, 8192}}
-                                               : std::vector<OverlapGemm>{{8192, 8192, 8192}, {16384, 8192, 4096}};
-  const std::vector<int> ds = quick ? std::vector<int>{1, 4, 16} : std::vector<int>{1, 2, 4, 8, 16, 32};
-  const std::vector<int> copy_sms = quick ? std::vector<int>{16} : std::vector<int>{8, 16, 32};
-  for (const OverlapGemm& g : gemms) {
-    const int64_t copy_bytes = g.m * g.n * 2;
-    for (int sms : copy_sms)
+  const std::vector<int> ds = quick ? std::vector<int>{1, 4, 16} : std::vector<int>{1, 2, 4, 8, 16};
+  const std::vector<int> comm = quick ? std::vector<int>{16} : std::vector<int>{8, 16, 32};
+  for (const OverlapShape& g : overlap_shapes(quick))
+    for (int sms : comm)
       for (int dd : ds) {
-        const double one = gemm_seconds(d, g.m, g.n, g.k) + dd * kLaunchOverheadS +
-                           copy_kernel_seconds(d, copy_bytes, sms) / std::max(1, dd);
-        b.add("interdecom", fmt::format("interdecom/bf16/{}x{}x{}/d{}/sms{}", g.m, g.n, g.k, dd, sms),
-              {{"dtype", "bf16"}, {"m", str(g.m)}, {"n", str(g.n)}, {"k", str(g.k)}, {"d", str(dd)},
-               {"copy_sms", str(sms)}, {"copy_bytes", str(copy_bytes)}},
-              one);
+        OverlapTrial t = overlap_trial_for(d, g);
+        t.strategy = "interdecom";
+        t.d = dd;
+        t.comm_sms = sms;
+        add_overlap(b, d, t, fmt::format("interdecom/{}x{}x{}/tp{}/d{}/sms{}", g.m, g.n, g.k, t.tp, dd, sms));
       }
+}
+
+// The sequential baseline (stolen_sms 0: GEMM on every SM, then the copies on comm_sms SMs) and
+// IntraFusion's SM stealing at each comm_sms.
+void plan_intrafusion(Builder& b, const DeviceFacts& d, bool quick) {
+  const std::vector<int> comm = quick ? std::vector<int>{16} : std::vector<int>{8, 16, 32};
+  for (const OverlapShape& g : overlap_shapes(quick)) {
+    OverlapTrial seq = overlap_trial_for(d, g);
+    seq.strategy = "sequential";
+    seq.comm_sms = 16;
+    add_overlap(b, d, seq, fmt::format("intrafusion/{}x{}x{}/tp{}/sequential", g.m, g.n, g.k, seq.tp));
+    for (int sms : comm) {
+      OverlapTrial t = overlap_trial_for(d, g);
+      t.strategy = "intrafusion";
+      t.comm_sms = split_green_groups(green_rules(d.name, d.sms, d.green_min_sms, d.green_multiple_sms), {sms}).groups[0];
+      add_overlap(b, d, t, fmt::format("intrafusion/{}x{}x{}/tp{}/stolen{}", g.m, g.n, g.k, t.tp, t.comm_sms));
+    }
   }
 }
 
-void plan_intrafusion(Builder& b, const DeviceFacts& d, bool quick) {
-  const OverlapGemm g{8192, 8192, 8192};
-  const int64_t copy_bytes = g.m * g.n * 2;
-  const std::vector<int> stolen = quick ? std::vector<int>{0, 16} : std::vector<int>{0, 8, 16, 32};
-  for (int s : stolen) {
-    const int got = s == 0 ? 0 : split_green_groups(green_rules(d.name, d.sms, d.green_min_sms, d.green_multiple_sms), {s}).groups[0];
-    const double one = gemm_seconds(d, g.m, g.n, g.k) * d.sms / std::max(1, d.sms - got) +
-                       copy_kernel_seconds(d, copy_bytes, got == 0 ? d.sms : got);
-    b.add("intrafusion", fmt::format("intrafusion/bf16/{}x{}x{}/stolen{}", g.m, g.n, g.k, got),
-          {{"dtype", "bf16"}, {"m", str(g.m)}, {"n", str(g.n)}, {"k", str(g.k)}, {"stolen_sms", str(got)},
-           {"copy_bytes", str(copy_bytes)}},
-          one);
+// sm_scaling (issue 17 part 1): the streaming and the FMA intensity kernel alone on s SMs, so that
+// `parallax fit` gets bandwidth per SM and FLOP rate per SM. Each kernel's work is sized to take
+// ~2 ms alone on the whole GPU.
+void plan_sm_scaling(Builder& b, const DeviceFacts& d, bool quick) {
+  std::vector<int> sms = quick ? std::vector<int>{8, 32, d.sms} : std::vector<int>{8, 16, 32, 64, d.sms};
+  std::sort(sms.begin(), sms.end());
+  sms.erase(std::unique(sms.begin(), sms.end()), sms.end());
+  const double solo_s = 2e-3;
+  const double stream_bytes = std::round(d.hbm_Bps * solo_s / kMiB) * kMiB;
+  const double fma_flops = std::round(d.fp32_flops * solo_s / 1e9) * 1e9;
+  for (int s : sms) {
+    const double bw = std::min(d.hbm_Bps, s * kCopyKernelPerSmBps);
+    b.add("sm_scaling", fmt::format("sm_scaling/stream/{}", s),
+          {{"kernel", "stream"}, {"sms", str(s)}, {"flops", "0"}, {"dram_bytes", fmt::format("{:.0f}", stream_bytes)}},
+          stream_bytes / bw + kLaunchOverheadS);
+    b.add("sm_scaling", fmt::format("sm_scaling/fma/{}", s),
+          {{"kernel", "fma"}, {"sms", str(s)}, {"flops", fmt::format("{:.0f}", fma_flops)}, {"dram_bytes", "0"}},
+          fma_flops / (d.fp32_flops * s / d.sms) + kLaunchOverheadS);
   }
 }
 
@@ -276,6 +341,43 @@ void plan_serverless(Builder& b, const DeviceFacts& d, bool quick) {
   // The trace, the queue it leaves, the platform and the GPU memory pool.
   c.estimated_seconds = t.duration_s + 1.0;
   b.plan.cases.push_back(std::move(c));
+}
+
+// Multiplex: each policy that runs on one GPU serving resnet50 and bert_qa (batch <= 8) at two
+// offered loads (fractions of the GPU's FP32 rate, split evenly between the services), each a
+// trial of `duration_s` real seconds.
+void plan_multiplex(Builder& b, const DeviceFacts& d, const std::vector<PlanOptions::Model>& models, bool quick) {
+  MultiplexTrial base;
+  base.duration_s = quick ? 0.5 : 1.0;
+  base.sms = d.sms;
+  base.green_min_sms = d.green_min_sms;
+  base.green_multiple_sms = d.green_multiple_sms;
+  base.flops_per_s = d.fp32_flops;
+  base.hbm_Bps = d.hbm_Bps;
+  base.launch_s = kLaunchOverheadS;
+  std::vector<double> flops;
+  for (const std::string& name : base.models)
+    for (const PlanOptions::Model& m : models)
+      if (m.name == name && m.flops > 0) flops.push_back(m.flops);
+  if (flops.size() != base.models.size()) return;  // the catalog lacks a model: no multiplex cases
+  const std::vector<double> loads = quick ? std::vector<double>{0.4} : std::vector<double>{0.3, 0.6};
+  for (std::string_view policy : kRealtimeMultiplexPolicies)
+    for (double load : loads) {
+      MultiplexTrial t = base;
+      t.policy = std::string(policy);
+      t.rates_per_s.clear();
+      for (double f : flops)
+        t.rates_per_s.push_back(std::round(load / static_cast<double>(flops.size()) * kGemmEfficiency * d.fp32_flops / f));
+      PlanCase c;
+      c.family = "multiplex";
+      c.id = fmt::format("multiplex/{}/load{}", policy, load);
+      c.config = multiplex_trial_config(t);
+      c.reps = 1;
+      c.metrics = multiplex_metrics();
+      // The trial, the batches in flight at its end, partitions and the platform.
+      c.estimated_seconds = t.duration_s + 0.3;
+      b.plan.cases.push_back(std::move(c));
+    }
 }
 
 }  // namespace
@@ -330,11 +432,19 @@ int reps_for(double one_s, double target_s) {
 }
 
 SweepPlan make_sweep_plan(const PlanOptions& options, const DeviceFacts& device) {
-  std::vector<std::string> families = options.families;
+  std::vector<std::string> families;
+  for (const std::string& f : options.families) {
+    if (f == "overlap") {
+      families.insert(families.end(), {"interdecom", "intrafusion"});
+    } else {
+      families.push_back(f);
+    }
+  }
   if (families.empty()) families.assign(std::begin(kMeasuredFamilies), std::end(kMeasuredFamilies));
   for (const std::string& f : families) {
     if (std::find(std::begin(kMeasuredFamilies), std::end(kMeasuredFamilies), f) != std::end(kMeasuredFamilies)) continue;
-    throw std::invalid_argument(fmt::format("unknown family '{}'; measured: {}", f, fmt::join(kMeasuredFamilies, ",")));
+    throw std::invalid_argument(
+        fmt::format("unknown family '{}'; measured: {} (overlap = interdecom,intrafusion)", f, fmt::join(kMeasuredFamilies, ",")));
   }
   const auto wanted = [&](std::string_view f) { return std::find(families.begin(), families.end(), f) != families.end(); };
 
@@ -347,6 +457,7 @@ SweepPlan make_sweep_plan(const PlanOptions& options, const DeviceFacts& device)
   }
   if (wanted("launch")) plan_launch(b, options.quick);
   if (wanted("corun")) plan_corun(b, device, options.quick);
+  if (wanted("sm_scaling")) plan_sm_scaling(b, device, options.quick);
   if (wanted("swap")) {
     const size_t before = b.plan.cases.size();
     plan_swap(b, device, options.models, options.quick);
@@ -358,6 +469,7 @@ SweepPlan make_sweep_plan(const PlanOptions& options, const DeviceFacts& device)
   if (wanted("intrafusion")) plan_intrafusion(b, device, options.quick);
   if (wanted("colocate")) plan_colocate(b, device, options.quick);
   if (wanted("serverless")) plan_serverless(b, device, options.quick);
+  if (wanted("multiplex")) plan_multiplex(b, device, options.models, options.quick);
   return std::move(b.plan);
 }
 

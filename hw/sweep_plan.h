@@ -20,8 +20,10 @@
 namespace parallax::hw {
 
 // The families this version measures, in the order they run.
-inline constexpr std::string_view kMeasuredFamilies[] = {"gemm", "copy",        "launch",   "corun",     "swap",
-                                                         "interdecom", "intrafusion", "colocate", "serverless"};
+// "overlap" in PlanOptions::families names both overlap families (interdecom, intrafusion).
+inline constexpr std::string_view kMeasuredFamilies[] = {"gemm",        "copy",     "launch",     "corun",
+                                                         "sm_scaling",  "swap",     "interdecom", "intrafusion",
+                                                         "colocate",    "serverless", "multiplex"};
 
 // What the plan needs to know about the GPU. h200() gives the figures used for a dry run.
 struct DeviceFacts {
@@ -40,12 +42,13 @@ struct DeviceFacts {
 struct PlanOptions {
   bool quick = false;
   std::vector<std::string> families;  // empty: every measured family
-  // Catalog models (name, parameter bytes, layers) for the swap family; filled by the caller
-  // from the embedded catalog so that this file stays free of YAML.
+  // Catalog models (name, parameter bytes, layers, FLOPs per sample) for the swap and multiplex
+  // families; filled by the caller from the embedded catalog so that this file stays free of YAML.
   struct Model {
     std::string name;
     int64_t bytes = 0;
     int layers = 0;
+    double flops = 0;
   };
   std::vector<Model> models;
 };
@@ -57,8 +60,8 @@ struct PlanCase {
   int warmup = 0;
   int reps = 0;
   double estimated_seconds = 0;  // warm-up and reps included
-  // colocate, serverless: one run (a trial in real time) gives one row per metric; empty for the
-  // other families (one row, the case's time in s).
+  // colocate, serverless, multiplex: one run (a trial in real time) gives one row per metric;
+  // empty for the other families (one row, the case's time in s).
   std::vector<TrialMetric> metrics;
 
   // The value of `key` (std::invalid_argument naming the case and key when absent).

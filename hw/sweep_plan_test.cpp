@@ -13,9 +13,10 @@ namespace {
 PlanOptions with_models(bool quick) {
   PlanOptions o;
   o.quick = quick;
-  // Sizes of the catalog's resnet152, bert_qa, llama2_7b and llama2_13b (fp32/fp16 bytes).
-  o.models = {{"resnet152", 241376928, 52}, {"bert_qa", 1336377352, 26}, {"llama2_7b", 13476831232, 34},
-              {"llama2_13b", 26031728640, 42}};
+  // Sizes of the catalog's resnet50, resnet152, bert_qa, llama2_7b and llama2_13b (fp32/fp16
+  // bytes), with FLOPs per sample for the two the multiplex family serves.
+  o.models = {{"resnet50", 102228128, 16, 8.18e9}, {"resnet152", 241376928, 52, 0}, {"bert_qa", 1336377352, 26, 3.4e11},
+              {"llama2_7b", 13476831232, 34, 0}, {"llama2_13b", 26031728640, 42, 0}};
   return o;
 }
 
@@ -32,7 +33,8 @@ TEST(SweepPlan, EveryMeasuredFamilyHasCasesAndIdsAreUnique) {
 }
 
 TEST(SweepPlan, FullSweepFitsTheDeviceScriptBudget) {
-  // tools/device-check.sh has 8 minutes for the sweep, fit and validate: the sweep gets 5.
+  // tools/device-check.sh has 8 minutes for the sweep, fit and validate: the sweep gets 5
+  // (issue 16: the whole device sweep within 8 minutes on one H200).
   const SweepPlan full = make_sweep_plan(with_models(false), DeviceFacts::h200());
   EXPECT_LT(full.estimated_seconds(), 300.0);
   const SweepPlan quick = make_sweep_plan(with_models(true), DeviceFacts::h200());
@@ -47,9 +49,14 @@ TEST(SweepPlan, CaseCountsPerFamily) {
   EXPECT_EQ(full.count("gemm"), 2u * (7 + 7 * 3 - 1));
   // h2d/d2h x pinned/pageable x 5 sizes + 4 device sizes.
   EXPECT_EQ(full.count("copy"), 4u * 5 + 4);
-  // Two GEMMs x 3 copy-SM counts x 6 chunk counts.
-  EXPECT_EQ(full.count("interdecom"), 2u * 3 * 6);
-  EXPECT_EQ(full.count("intrafusion"), 4u);
+  // Two GEMM + reduce-scatter pairs x 3 comm-SM counts x 5 degrees.
+  EXPECT_EQ(full.count("interdecom"), 2u * 3 * 5);
+  // Per pair: sequential and IntraFusion at 3 comm-SM counts.
+  EXPECT_EQ(full.count("intrafusion"), 2u * 4);
+  // Streaming and FMA kernels on 8, 16, 32, 64 and all 132 SMs.
+  EXPECT_EQ(full.count("sm_scaling"), 2u * 5);
+  // timeslice, mps, elastic at two loads.
+  EXPECT_EQ(full.count("multiplex"), 3u * 2);
   // Models above 16 GiB (llama2_13b) are left out.
   for (const PlanCase& c : full.cases)
     if (c.family == "swap") {
@@ -68,6 +75,34 @@ TEST(SweepPlan, FamiliesFilterAndRejectUnknownOrUnmeasured) {
   const SweepPlan realtime = make_sweep_plan(o, DeviceFacts::h200());
   EXPECT_EQ(realtime.count("serverless"), 1u);
   EXPECT_EQ(realtime.count("colocate"), std::size(kRealtimeColocatePolicies));  // --quick: one load
+  // "overlap" names both overlap families.
+  o.families = {"overlap"};
+  const SweepPlan overlap = make_sweep_plan(o, DeviceFacts::h200());
+  EXPECT_GT(overlap.count("interdecom"), 0u);
+  EXPECT_GT(overlap.count("intrafusion"), 0u);
+  EXPECT_EQ(overlap.count("interdecom") + overlap.count("intrafusion"), overlap.cases.size());
+}
+
+// Issue 16's bar: the hardware plan runs all four systems through their policy objects (overlap's
+// task graphs, serverless, colocate, multiplex), plus sm_scaling for the kernel model's figures.
+TEST(SweepPlan, ThePlanListsAllFourSystems) {
+  const SweepPlan plan = make_sweep_plan(with_models(false), DeviceFacts::h200());
+  for (const char* f : {"interdecom", "intrafusion", "serverless", "colocate", "multiplex", "sm_scaling"})
+    EXPECT_GT(plan.count(f), 0u) << f;
+  std::set<std::string> strategies, multiplex;
+  std::set<int64_t> sm_counts;
+  for (const PlanCase& c : plan.cases) {
+    if (c.family == "interdecom" || c.family == "intrafusion") {
+      strategies.insert(c.get("strategy"));
+      EXPECT_LE(c.reps, 5) << c.id;  // each repetition builds a CudaPlatform
+      EXPECT_EQ(c.get_int("m") % (c.get_int("tp") * (c.family == "interdecom" ? c.get_int("d") : 1)), 0) << c.id;
+    }
+    if (c.family == "multiplex") multiplex.insert(c.get("policy"));
+    if (c.family == "sm_scaling") sm_counts.insert(c.get_int("sms"));
+  }
+  EXPECT_EQ(strategies, (std::set<std::string>{"sequential", "intrafusion", "interdecom"}));
+  EXPECT_EQ(multiplex, (std::set<std::string>{"timeslice", "mps", "elastic"}));  // no MIG layouts on hardware
+  EXPECT_EQ(sm_counts, (std::set<int64_t>{8, 16, 32, 64, 132}));
 }
 
 // Colocate and serverless cases are trials that give one row per metric, with the trial's
@@ -78,7 +113,7 @@ TEST(SweepPlan, RealtimeFamiliesPlanTrialsWithOneRowPerMetric) {
   EXPECT_EQ(plan.count("serverless"), 1u);
   double realtime_s = 0;
   for (const PlanCase& c : plan.cases) {
-    if (c.family != "colocate" && c.family != "serverless") {
+    if (c.family != "colocate" && c.family != "serverless" && c.family != "multiplex") {
       EXPECT_TRUE(c.metrics.empty()) << c.id;
       EXPECT_EQ(plan_rows(c).size(), 1u) << c.id;
       continue;
@@ -100,7 +135,8 @@ TEST(SweepPlan, RealtimeFamiliesPlanTrialsWithOneRowPerMetric) {
       EXPECT_EQ(c.metrics.size(), c.get("policy") == "ls_alone" ? 3u : 4u) << c.id;  // no BE alone
     }
   }
-  // 10 colocate trials of 1.5 s and a 10 s trace: a minute at most.
+  EXPECT_EQ(plan.count("multiplex"), 2 * std::size(kRealtimeMultiplexPolicies));
+  // 10 colocate trials of 1.5 s, a 10 s trace and 6 multiplex trials of 1 s: a minute at most.
   EXPECT_GT(realtime_s, 20);
   EXPECT_LT(realtime_s, 60);
 }
@@ -144,6 +180,12 @@ TEST(SweepPlan, EveryCaseIsAValidMeasurementRow) {
     }
     if (m.family == models::MeasurementFamily::serverless) {
       EXPECT_FALSE(serverless_trial_from(m).models.empty());
+    }
+    if (m.family == models::MeasurementFamily::multiplex) {
+      EXPECT_EQ(multiplex_trial_from(m).rates_per_s.size(), 2u);
+    }
+    if (m.family == models::MeasurementFamily::interdecom || m.family == models::MeasurementFamily::intrafusion) {
+      EXPECT_EQ(overlap_trial_config(overlap_trial_from(m)), m.config) << m.case_id;
     }
   }
 }

@@ -215,6 +215,9 @@ int fit_command(const FitOptions& o) {
     std::printf("  interference: %d co-run rows, c = (%.4f, %.4f, %.4f, %.4f, %.4f)\n", c.interference->rows, k.l2_self,
                 k.l2_other, k.dram_self, k.dram_other, k.constant);
   }
+  if (c.sm_scaling)
+    std::printf("  sm_scaling: %d rows, %.4g GB/s per SM (HBM %.4g GB/s), %.4g GFLOP/s per SM\n", c.sm_scaling->rows,
+                c.sm_scaling->bw_per_sm_Bps / 1e9, c.sm_scaling->hbm_Bps / 1e9, c.sm_scaling->flops_per_sm / 1e9);
   for (const auto& d : c.interdecom)
     std::printf("  interdecom %lldx%lldx%lld: %d rows, A %.3g s, B %.3g s, C %.3g s\n", d.m, d.n, d.k, d.rows, d.a_s, d.b_s, d.c_s);
   std::printf("wrote %s\n", out.c_str());
@@ -246,11 +249,13 @@ int validate_command(const ValidateOptions& o) {
     double worst = -1;
   };
   std::map<std::string, Family> families;
-  // colocate and serverless rows: their trial replayed on SimPlatform (hw/realtime_prediction.h).
-  // Nothing is fitted on them, so every one is held out.
+  // Rows of the families that run policy objects (colocate, serverless, multiplex, the overlap
+  // graphs): their trial replayed on SimPlatform (hw/realtime_prediction.h). Nothing is fitted on
+  // them, so every one is held out.
   hw::RealtimePredictor realtime(hw::simulated_gpu(c, rows));
   for (size_t i = 0; i < rows.size(); ++i)
-    if (rows[i].family == models::MeasurementFamily::colocate || rows[i].family == models::MeasurementFamily::serverless)
+    if (rows[i].family == models::MeasurementFamily::colocate || rows[i].family == models::MeasurementFamily::serverless ||
+        rows[i].family == models::MeasurementFamily::multiplex)
       held[i] = true;
   std::string csv = "family,case,split,measured,predicted,rel_error,unit\n";
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -258,8 +263,9 @@ int validate_command(const ValidateOptions& o) {
     const std::string family(models::to_string(r.family));
     Family& f = families[family];
     ++f.rows;
-    std::optional<double> p = models::predict_measurement(r, c, rows, params);
-    if (!p) p = realtime.predict(r);
+    std::optional<double> p = realtime.predict(r);
+    if (p) held[i] = true;  // an overlap graph's row: simulated, not fitted
+    if (!p) p = models::predict_measurement(r, c, rows, params);
     const std::string split = given ? "given" : (held[i] ? "held_out" : "train");
     std::string err;
     if (p) {

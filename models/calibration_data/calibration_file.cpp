@@ -109,6 +109,13 @@ std::string format_calibration_yaml(const Calibration& c) {
                        d.m, d.n, d.k, d.copy_sms, num(d.copy_bytes), num(d.a_s), num(d.b_s), num(d.c_s),
                        d.rows));
   }
+  if (c.sm_scaling) {
+    line("sm_scaling:");
+    line(fmt::format("  bw_per_sm_Bps: {}", num(c.sm_scaling->bw_per_sm_Bps)));
+    line(fmt::format("  hbm_Bps: {}", num(c.sm_scaling->hbm_Bps)));
+    line(fmt::format("  flops_per_sm: {}", num(c.sm_scaling->flops_per_sm)));
+    line(fmt::format("  rows: {}", c.sm_scaling->rows));
+  }
   if (!c.collectives.empty()) {
     line("collectives:");
     for (const CollectiveCalibration& k : c.collectives) {

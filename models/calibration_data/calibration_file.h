@@ -12,6 +12,7 @@
 //   launch: [{what, seconds, rows}]
 //   interference: {l2_self, l2_other, dram_self, dram_other, constant, rows}
 //   interdecom: [{m, n, k, copy_sms, copy_bytes, a_s, b_s, c_s, rows}]
+//   sm_scaling: {bw_per_sm_Bps, hbm_Bps, flops_per_sm, rows}
 //   collectives: [{op, ranks, [nodes,] link_Bps, base_latency_s, step_latency_s, bandwidth_efficiency,
 //                  rows, median_rel_error, p95_rel_error, max_rel_error,
 //                  [network: {nics_per_node, nic_Bps, hop_latency_s, median_rel_error, held_out_median}]}]
@@ -74,6 +75,15 @@ struct InterDecomCalibration {
   int rows = 0;
 };
 
+// How bandwidth and FLOP rate grow with SMs (the sm_scaling family): a streaming kernel on s SMs
+// moves min(hbm_Bps, s·bw_per_sm_Bps) bytes/s, an FMA kernel does s·flops_per_sm FLOP/s.
+struct SmScalingCalibration {
+  double bw_per_sm_Bps = 0.0;
+  double hbm_Bps = 0.0;       // the most any streaming row reached
+  double flops_per_sm = 0.0;  // 0 when no FMA row was measured
+  int rows = 0;
+};
+
 // One protocol of a group fitted by `parallax fit --nccl-tests`: time = latency_s + F·S/busbw_Bps
 // (models/nccl_tuning.h); the group's prediction is the fastest of its protocols.
 struct ProtocolCalibration {
@@ -115,6 +125,7 @@ struct Calibration {
   std::vector<LaunchCalibration> launch;
   std::optional<InterferenceCalibration> interference;
   std::vector<InterDecomCalibration> interdecom;
+  std::optional<SmScalingCalibration> sm_scaling;
   std::vector<CollectiveCalibration> collectives;
 
   const CopyCalibration* find_copy(const std::string& kind, const std::string& host_memory) const;

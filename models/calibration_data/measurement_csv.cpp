@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "models/calibration_data/data_error.h"
 #include "sim/io/input_file.h"
@@ -24,8 +25,9 @@ constexpr std::string_view kHeader =
     "mem_clock_mhz,date,git_commit";
 constexpr size_t kColumns = 15;
 
-constexpr std::array<std::string_view, 9> kFamilyNames{
-    "gemm", "copy", "launch", "corun", "swap", "interdecom", "intrafusion", "colocate", "serverless"};
+constexpr std::array<std::string_view, 11> kFamilyNames{"gemm",       "copy",        "launch",   "corun",
+                                                        "swap",       "interdecom",  "intrafusion", "colocate",
+                                                        "serverless", "multiplex",   "sm_scaling"};
 
 // What a config value must look like.
 enum class Kind {
@@ -71,14 +73,18 @@ std::vector<KeySpec> key_specs(MeasurementFamily f) {
               {"stolen_sms", K::count}, {"copy_bytes", K::amount}};
     case MeasurementFamily::colocate:
     case MeasurementFamily::serverless:
+    case MeasurementFamily::multiplex:
       return {{"policy", K::text}, {"metric", K::text}};
+    case MeasurementFamily::sm_scaling:
+      return {{"kernel", K::text}, {"sms", K::positive}, {"flops", K::amount}, {"dram_bytes", K::amount}};
   }
   return {};
 }
 
 // Families whose rows may carry further (scenario) keys besides the required ones.
 bool open_keys(MeasurementFamily f) {
-  return f == MeasurementFamily::colocate || f == MeasurementFamily::serverless;
+  return f == MeasurementFamily::colocate || f == MeasurementFamily::serverless || f == MeasurementFamily::multiplex ||
+         f == MeasurementFamily::interdecom || f == MeasurementFamily::intrafusion;
 }
 
 std::optional<double> parse_number(std::string_view s) {
@@ -203,8 +209,7 @@ class RowReader {
     m.file = path_;
     m.line = line;
     const auto family = parse_measurement_family(f[0]);
-    if (!family) fail(line, fmt::format("unknown family '{}' (one of: gemm, copy, launch, corun, swap, "
-                                        "interdecom, intrafusion, colocate, serverless)", f[0]));
+    if (!family) fail(line, fmt::format("unknown family '{}' (one of: {})", f[0], fmt::join(kFamilyNames, ", ")));
     m.family = *family;
     if (f[1].empty()) fail(line, "empty case");
     m.case_id = std::string(f[1]);

@@ -22,7 +22,7 @@
 namespace parallax::models {
 
 enum class MeasurementFamily {
-  gemm, copy, launch, corun, swap, interdecom, intrafusion, colocate, serverless
+  gemm, copy, launch, corun, swap, interdecom, intrafusion, colocate, serverless, multiplex, sm_scaling
 };
 
 std::string_view to_string(MeasurementFamily family);
@@ -64,7 +64,9 @@ struct Measurement {
 // The exact header line, without the line end.
 std::string_view measurement_csv_header();
 
-// Config keys each family must have (and, except colocate/serverless, the only keys allowed).
+// Config keys each family must have (and, except the trials' families, the only keys allowed:
+// colocate, serverless, multiplex, and interdecom/intrafusion, whose rows also carry the overlap
+// trial's keys, hw/trial_config.h).
 std::vector<std::string_view> required_config_keys(MeasurementFamily family);
 
 // Parses CSV text; `path` names it in errors. Accepts a UTF-8 byte-order mark, CRLF line ends

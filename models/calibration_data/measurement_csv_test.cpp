@@ -86,7 +86,7 @@ TEST(MeasurementCsv, AcceptsBomCrlfAndBlankLines) {
 TEST(MeasurementCsv, RefusesBadRowsWithFileAndLine) {
   EXPECT_EQ(csv_error_of(with_header("gem,x,dtype=bf16;m=1;n=1;k=1,1e-3,s,1,0" + kProv)),
             "m.csv:2: unknown family 'gem' (one of: gemm, copy, launch, corun, swap, interdecom, "
-            "intrafusion, colocate, serverless)");
+            "intrafusion, colocate, serverless, multiplex, sm_scaling)");
   EXPECT_EQ(csv_error_of(with_header("gemm,x,dtype=bf16;m=1;n=1,1e-3,s,1,0" + kProv)),
             "m.csv:2: gemm row lacks config key 'k'");
   EXPECT_EQ(csv_error_of(with_header("gemm,x,dtype=bf16;m=1;n=1;k=1,fast,s,1,0" + kProv)),

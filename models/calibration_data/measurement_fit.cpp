@@ -107,6 +107,8 @@ Calibration fit_measurements(const std::vector<Measurement>& rows, const GpuComp
   std::map<std::string, std::vector<double>> launch;
   std::map<DecomKey, std::vector<DegreeTimeSample>> decom;
   std::vector<InterferenceSample> corun;
+  std::vector<double> bw_per_sm, flops_per_sm;
+  double most_bw = 0;
   const auto alone = alone_times(rows);
   for (const Measurement& r : rows) {
     switch (r.family) {
@@ -118,6 +120,15 @@ Calibration fit_measurements(const std::vector<Measurement>& rows, const GpuComp
       case MeasurementFamily::interdecom: decom[decom_key(r)].push_back({r.number("d"), r.value}); break;
       case MeasurementFamily::corun:
         if (auto s = corun_sample(r, alone, hardware.hbm_Bps)) corun.push_back(*s);
+        break;
+      case MeasurementFamily::sm_scaling:
+        if (r.number("dram_bytes") > 0) {
+          const double bw = r.number("dram_bytes") / r.value;
+          bw_per_sm.push_back(bw / r.number("sms"));
+          most_bw = std::max(most_bw, bw);
+        } else if (r.number("flops") > 0) {
+          flops_per_sm.push_back(r.number("flops") / r.value / r.number("sms"));
+        }
         break;
       default: break;
     }
@@ -139,6 +150,18 @@ Calibration fit_measurements(const std::vector<Measurement>& rows, const GpuComp
     c.launch.push_back({what, std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size()),
                         static_cast<int>(values.size())});
   if (corun.size() >= 5) c.interference = InterferenceCalibration{fit_interference(corun), static_cast<int>(corun.size())};
+  if (!bw_per_sm.empty()) {
+    SmScalingCalibration k;
+    k.bw_per_sm_Bps = *std::max_element(bw_per_sm.begin(), bw_per_sm.end());
+    k.hbm_Bps = most_bw;
+    if (!flops_per_sm.empty()) {
+      std::sort(flops_per_sm.begin(), flops_per_sm.end());
+      const size_t n = flops_per_sm.size();
+      k.flops_per_sm = n % 2 == 1 ? flops_per_sm[n / 2] : 0.5 * (flops_per_sm[n / 2 - 1] + flops_per_sm[n / 2]);
+    }
+    k.rows = static_cast<int>(bw_per_sm.size() + flops_per_sm.size());
+    c.sm_scaling = k;
+  }
   for (const auto& [key, samples] : decom) {
     try {
       const InterDecomFit f = fit_interdecom_abc(samples);
@@ -173,6 +196,14 @@ std::optional<double> predict_measurement(const Measurement& r, const Calibratio
       const auto s = corun_sample(r, alone, hardware.hbm_Bps);
       if (!s) return std::nullopt;
       return alone.at(self_key(r)) * interference_slowdown(c.interference->coefficients, s->self, s->other);
+    }
+    case MeasurementFamily::sm_scaling: {
+      if (!c.sm_scaling) return std::nullopt;
+      const SmScalingCalibration& k = *c.sm_scaling;
+      const double sms = r.number("sms");
+      if (r.number("dram_bytes") > 0) return r.number("dram_bytes") / std::min(k.hbm_Bps, sms * k.bw_per_sm_Bps);
+      if (r.number("flops") > 0 && k.flops_per_sm > 0) return r.number("flops") / (sms * k.flops_per_sm);
+      return std::nullopt;
     }
     case MeasurementFamily::interdecom:
       if (const InterDecomCalibration* d = find_interdecom(c, r))

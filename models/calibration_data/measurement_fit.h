@@ -7,7 +7,10 @@
 //   corun       → interference coefficients c0..c4 on slowdown = t_with / t_alone, with the
 //                 utilisations taken as dram_bytes / (t_alone · hbm_Bps) (L2 proxied by DRAM)
 //   interdecom  → A, B, C of T(d) = A·d + B + C/d per (dtype, m, n, k, copy_sms, copy_bytes)
-// swap, intrafusion, colocate and serverless rows are read and reported but not fitted.
+//   sm_scaling  → bw_per_sm = max over streaming rows of (dram_bytes / t) / sms (the per-SM cap of
+//                 min(HBM, s·bw_per_SM) binds at the fewest SMs), HBM = the most any row reached,
+//                 FLOP/s per SM = the median over FMA rows of (flops / t) / sms
+// swap, intrafusion, colocate, serverless and multiplex rows are read and reported but not fitted.
 //
 // The train / held-out split (docs/calibration.md): within each family, rows sorted by case id;
 // the 4th, 8th, 12th, ... are held out, the rest are fitted on.

@@ -46,6 +46,7 @@ struct Truth {
   double launch = 2.5e-6;
   double a = 20e-6, b = 1.5e-3, c = 0.9e-3;
   InterferenceCoefficients interference{0.0, 0.25, 0.0, 0.3, 1.02};
+  double bw_per_sm = 52e9, hbm = 3.9e12, flops_per_sm = 0.5e12;  // sm_scaling
 };
 
 std::vector<Measurement> generated_rows(const Truth& t) {
@@ -71,6 +72,15 @@ std::vector<Measurement> generated_rows(const Truth& t) {
                        {{"dtype", "bf16"}, {"m", "8192"}, {"n", "8192"}, {"k", "8192"}, {"d", s(d)},
                         {"copy_sms", "16"}, {"copy_bytes", "134217728"}},
                        (t.a * d + t.b + t.c / d) * noise()));
+  // sm_scaling: min(HBM, s·bw_per_SM) for the streaming kernel, s·flops_per_SM for the FMA one.
+  for (int sms : {8, 16, 32, 64, 132}) {
+    rows.push_back(row(MeasurementFamily::sm_scaling, fmt::format("sm_scaling/stream/{:03}", sms),
+                       {{"kernel", "stream"}, {"sms", s(sms)}, {"flops", "0"}, {"dram_bytes", "1e9"}},
+                       1e9 / std::min(t.hbm, sms * t.bw_per_sm) * noise()));
+    rows.push_back(row(MeasurementFamily::sm_scaling, fmt::format("sm_scaling/fma/{:03}", sms),
+                       {{"kernel", "fma"}, {"sms", s(sms)}, {"flops", "1e12"}, {"dram_bytes", "0"}},
+                       1e12 / (sms * t.flops_per_sm) * noise()));
+  }
   // Co-run: kernels with different DRAM intensities, alone and in pairs.
   const double hbm = t.gemm.hbm_Bps;
   struct K { std::string name; double dram; double alone_s; };
@@ -111,6 +121,11 @@ TEST(MeasurementFit, RecoversKnownParametersFromTheTrainingRows) {
   EXPECT_NEAR(c.interdecom[0].a_s / truth.a, 1.0, 0.15);
   EXPECT_NEAR(c.interdecom[0].b_s / truth.b, 1.0, 0.05);
   EXPECT_NEAR(c.interdecom[0].c_s / truth.c, 1.0, 0.05);
+  ASSERT_TRUE(c.sm_scaling.has_value());
+  EXPECT_NEAR(c.sm_scaling->bw_per_sm_Bps / truth.bw_per_sm, 1.0, 0.02);  // the cap binds at 8 and 16 SMs
+  EXPECT_NEAR(c.sm_scaling->hbm_Bps / truth.hbm, 1.0, 0.02);
+  EXPECT_NEAR(c.sm_scaling->flops_per_sm / truth.flops_per_sm, 1.0, 0.02);
+  EXPECT_EQ(c.sm_scaling->rows, 8);  // 10 rows, every 4th held out
   ASSERT_TRUE(c.gemm.has_value());
   EXPECT_LT(c.gemm->rms_log_error, 0.02);
   ASSERT_TRUE(c.interference.has_value());

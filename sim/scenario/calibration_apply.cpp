@@ -41,6 +41,7 @@ void apply_calibration(const models::Calibration& c, HardwareSpec& hw) {
       g.gemm = GemmEfficiency{p.tile_m, p.tile_n, p.eta_max, p.k_half, p.eta_mem, p.overhead_s};
     }
     if (launch) g.kernel_launch_s = launch->seconds;
+    if (c.sm_scaling) g.bw_per_sm_Bps = c.sm_scaling->bw_per_sm_Bps;
     if (engine_Bps > 0) g.copy_engine_Bps = engine_Bps;
   }
   for (LinkSpec& l : hw.links) {

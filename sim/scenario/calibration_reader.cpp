@@ -123,6 +123,16 @@ models::InterDecomCalibration read_interdecom(const ConfigNode& node, const std:
   return d;
 }
 
+models::SmScalingCalibration read_sm_scaling(const ConfigNode& node) {
+  const MapFields f(node, "sm_scaling", {"bw_per_sm_Bps", "hbm_Bps", "flops_per_sm", "rows"});
+  models::SmScalingCalibration c;
+  c.bw_per_sm_Bps = read_positive(f.required("bw_per_sm_Bps"), f.path_of("bw_per_sm_Bps"));
+  c.hbm_Bps = read_positive(f.required("hbm_Bps"), f.path_of("hbm_Bps"));
+  c.flops_per_sm = read_non_negative(f.required("flops_per_sm"), f.path_of("flops_per_sm"));
+  c.rows = read_count(f.required("rows"), f.path_of("rows"));
+  return c;
+}
+
 models::ProtocolCalibration read_protocol_fit(const ConfigNode& node, const std::string& path) {
   const MapFields f(node, path, {"algorithm", "protocol", "latency_s", "busbw_Bps"});
   models::ProtocolCalibration p;
@@ -173,7 +183,7 @@ models::Calibration parse_calibration(std::string_view text, const std::string& 
   const ConfigNode root = parse_config_tree(text, path);
   const MapFields f(root, "",
                     {"format", "gpu", "provenance", "gemm", "copy", "launch", "interference", "interdecom",
-                     "collectives"});
+                     "sm_scaling", "collectives"});
   const ConfigNode& format = f.required("format");
   if (read_string(format, "format") != models::kCalibrationFormat)
     fail_at(format, "format", fmt::format("'format' must be {}, got '{}'", models::kCalibrationFormat, format.scalar));
@@ -187,6 +197,7 @@ models::Calibration parse_calibration(std::string_view text, const std::string& 
   if (const ConfigNode* n = f.optional("interference")) c.interference = read_interference(*n);
   if (const ConfigNode* n = f.optional("interdecom"))
     c.interdecom = read_list<models::InterDecomCalibration>(*n, "interdecom", read_interdecom);
+  if (const ConfigNode* n = f.optional("sm_scaling")) c.sm_scaling = read_sm_scaling(*n);
   if (const ConfigNode* n = f.optional("collectives"))
     c.collectives = read_list<models::CollectiveCalibration>(*n, "collectives", read_collective);
   return c;

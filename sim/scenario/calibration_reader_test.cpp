@@ -41,6 +41,7 @@ models::Calibration sample() {
   c.launch.push_back({"launch", 2.4e-6, 4});
   c.interference = models::InterferenceCalibration{{-0.1, 0.2, 0.05, 0.3, 1.01}, 12};
   c.interdecom.push_back({8192, 8192, 8192, 16, 134217728, 2e-5, 1.5e-3, 9e-4, 9});
+  c.sm_scaling = models::SmScalingCalibration{51.5e9, 4.02e12, 0.49e12, 8};
   models::CollectiveCalibration k;
   k.op = "all_gather";
   k.ranks = 16;
@@ -79,6 +80,9 @@ TEST(CalibrationFile, WhatFitWritesReadsBack) {
   EXPECT_EQ(back.copy[1].bandwidth_Bps, 55e9);
   EXPECT_EQ(back.interference->coefficients.l2_self, -0.1);
   EXPECT_EQ(back.interdecom[0].c_s, 9e-4);
+  ASSERT_TRUE(back.sm_scaling.has_value());
+  EXPECT_EQ(back.sm_scaling->bw_per_sm_Bps, 51.5e9);
+  EXPECT_EQ(back.sm_scaling->flops_per_sm, 0.49e12);
   ASSERT_NE(back.find_collective("all_gather", 16, 1), nullptr);
   EXPECT_EQ(back.find_collective("all_gather", 16, 1)->bandwidth_efficiency, 0.6536);
   ASSERT_NE(back.find_collective("all_gather", 16, 2), nullptr);
@@ -100,6 +104,8 @@ TEST(CalibrationFile, MalformedFilesFailAtTheKey) {
             "c.yaml:1:9: 'format' must be parallax-calibration/1, got 'parallax-calibration/2'");
   EXPECT_EQ(error_of(head + "launch:\n  - {what: launch, rows: 2}\n"),
             "c.yaml:5:5: missing required key 'launch.0.seconds'");
+  EXPECT_EQ(error_of(head + "sm_scaling: {bw_per_sm_Bps: 0, hbm_Bps: 4e12, flops_per_sm: 1e12, rows: 3}\n"),
+            "c.yaml:4:29: 'sm_scaling.bw_per_sm_Bps' must be greater than 0, got 0");
 }
 
 TEST(CalibrationFile, ScenarioKeyChangesTheMachine) {
@@ -116,6 +122,7 @@ TEST(CalibrationFile, ScenarioKeyChangesTheMachine) {
   ASSERT_TRUE(g.gemm.has_value());
   EXPECT_EQ(g.gemm->eta_max, 0.71);
   EXPECT_EQ(g.kernel_launch_s, 2.4e-6);
+  EXPECT_EQ(g.bw_per_sm_Bps, 51.5e9);  // the sm_scaling fit replaces the preset's 2·HBM/SMs
   EXPECT_EQ(g.copy_engine_Bps, 55e9);  // the largest pinned copy, pageable excluded
   ASSERT_EQ(s.hardware.links.size(), 1u);  // h200x1: gpu0 - host0, PCIe
   EXPECT_EQ(s.hardware.links[0].bandwidth_Bps, 55e9);

@@ -4,6 +4,7 @@
 // files validate writes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -134,7 +135,7 @@ TEST(FitCli, ValidateWritesTableCsvJsonAndReport) {
   ASSERT_EQ(v.code, 0) << v.output;
   EXPECT_NE(v.output.find("gemm"), std::string::npos);
   const auto j = nlohmann::json::parse(slurp(dir / "validation.json"));
-  EXPECT_EQ(j["families"].size(), 9u);  // one row of every family
+  EXPECT_EQ(j["families"].size(), 11u);  // every family
   const std::string csv = slurp(dir / "validation.csv");
   EXPECT_EQ(csv.rfind("family,case,split,measured,predicted,rel_error,unit\n", 0), 0u);
   // validate writes report.html itself (the page `parallax report DIR` writes).
@@ -148,7 +149,7 @@ TEST(FitCli, ValidateWritesTableCsvJsonAndReport) {
   std::ofstream(dir / "measurements.csv", std::ios::app) << "gemm,x,dtype=bf16;m=1,1e-3,s,1,0,NVIDIA H200,132,,,,,,\n";
   const Result bad = run("validate " + dir.string());
   EXPECT_EQ(bad.code, 2);
-  EXPECT_NE(bad.output.find("measurements.csv:12: gemm row lacks config key 'n'"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("measurements.csv:15: gemm row lacks config key 'n'"), std::string::npos) << bad.output;
 }
 
 // colocate and serverless rows written by the sweep's trials (hw/trial_config.h keys) are
@@ -210,6 +211,79 @@ TEST(FitCli, ValidateReplaysColocateAndServerlessTrialsOnSimPlatform) {
   const Result bad = run("validate " + dir.string() + " --hardware h200x1");
   EXPECT_EQ(bad.code, 2) << bad.output;
   EXPECT_NE(bad.output.find("measurements.csv:11:"), std::string::npos) << bad.output;
+}
+
+// The other systems' hardware paths (issue 16): overlap rows (the policy's task graph on one GPU)
+// and multiplex rows are predicted by running the same graph / trial on SimPlatform, every one
+// held out; sm_scaling rows are fitted (bandwidth per SM) and their held-out rows predicted by the
+// fit, which `parallax fit` writes into the calibration file.
+TEST(FitCli, ValidateReplaysOverlapAndMultiplexAndFitsSmScaling) {
+  const fs::path dir = scratch("validate-systems");
+  const std::string prov = ",1,0,NVIDIA H200,132,580.65,13.0,,,2026-11-30T00:00:00Z,x\n";
+  const std::string tail =
+      ";op=gemm_rs;tp=8;comm_sms=16;sms=132;green_min_sms=8;green_multiple_sms=8;flops_per_s=66900000000000;"
+      "hbm_Bps=4800000000000;launch_s=5e-06";
+  const std::string mux =
+      "policy=mps;models=resnet50+bert_qa;rates_per_s=859+21;max_batch=8;timeout_s=0.002;slo_x_solo=4;duration_s=0.5;"
+      "seed=1;sms=132;green_min_sms=8;green_multiple_sms=8;flops_per_s=66900000000000;hbm_Bps=4800000000000;"
+      "launch_s=5e-06;metric=";
+  std::string csv = "family,case,config,value,unit,reps,stdev,gpu_name,sm_count,driver,cuda,sm_clock_mhz,mem_clock_mhz,date,git_commit\n";
+  csv += "interdecom,o/d4,dtype=bf16;m=16384;n=8192;k=2048;d=4;copy_sms=16;copy_bytes=234881024;strategy=interdecom" + tail +
+         ",0.004,s" + prov;
+  csv += "intrafusion,o/seq,dtype=bf16;m=16384;n=8192;k=2048;stolen_sms=0;copy_bytes=234881024;strategy=sequential" + tail +
+         ",0.004,s" + prov;
+  csv += "intrafusion,o/if,dtype=bf16;m=16384;n=8192;k=2048;stolen_sms=16;copy_bytes=234881024;strategy=intrafusion" + tail +
+         ",0.004,s" + prov;
+  csv += "multiplex,m/good," + mux + "goodput_rps,700,1/s" + prov;
+  csv += "multiplex,m/slo," + mux + "slo_attainment,0.9,fraction" + prov;
+  csv += "multiplex,m/p99," + mux + "p99_latency_s,0.004,s" + prov;
+  // Streaming rows from min(4 TB/s, s x 50 GB/s), FMA rows from s x 0.5 TFLOP/s.
+  for (int sms : {8, 16, 32, 64, 132}) {
+    const double bw = std::min(4e12, sms * 50e9);
+    char line[256];
+    std::snprintf(line, sizeof line, "sm_scaling,sm/stream/%03d,kernel=stream;sms=%d;flops=0;dram_bytes=1000000000,%.9g,s", sms,
+                  sms, 1e9 / bw);
+    csv += line + prov;
+    std::snprintf(line, sizeof line, "sm_scaling,sm/fma/%03d,kernel=fma;sms=%d;flops=1000000000000;dram_bytes=0,%.9g,s", sms,
+                  sms, 1e12 / (sms * 0.5e12));
+    csv += line + prov;
+  }
+  std::ofstream(dir / "measurements.csv") << csv;
+  const Result v = run("validate " + dir.string() + " --hardware h200x1");
+  ASSERT_EQ(v.code, 0) << v.output;
+  const auto j = nlohmann::json::parse(slurp(dir / "validation.json"));
+  std::map<std::string, std::pair<int, int>> counts;
+  for (const auto& f : j["families"]) counts[f["family"]] = {f["rows"].get<int>(), f["evaluated"].get<int>()};
+  EXPECT_EQ(counts["interdecom"], std::make_pair(1, 1));
+  EXPECT_EQ(counts["intrafusion"], std::make_pair(2, 2));
+  EXPECT_EQ(counts["multiplex"], std::make_pair(3, 3));
+  EXPECT_EQ(counts["sm_scaling"], std::make_pair(10, 2));  // every 4th held out
+  std::istringstream lines(slurp(dir / "validation.csv"));
+  std::string line;
+  std::getline(lines, line);
+  int predicted = 0;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+    ASSERT_GE(f.size(), 5u) << line;
+    if (f[0] != "sm_scaling") {
+      EXPECT_EQ(f[2], "held_out") << line;
+    }
+    if (f[2] != "held_out") continue;
+    ASSERT_GE(f.size(), 6u) << line;  // a prediction
+    ++predicted;
+    EXPECT_GT(std::stod(f[4]), 0) << line;
+    if (f[0] == "sm_scaling") {
+      EXPECT_LT(std::stod(f[5]), 1e-6) << line;  // the fit reproduces noiseless rows
+    }
+  }
+  EXPECT_EQ(predicted, 8);
+  const Result fit = run("fit " + dir.string() + " --hardware h200x1 --out " + (dir / "cal.yaml").string());
+  ASSERT_EQ(fit.code, 0) << fit.output;
+  const std::string cal = slurp(dir / "cal.yaml");
+  EXPECT_NE(cal.find("sm_scaling:\n  bw_per_sm_Bps: 50000000000\n"), std::string::npos) << cal;
+  EXPECT_NE(cal.find("  flops_per_sm: 500000000000\n"), std::string::npos) << cal;
 }
 
 }  // namespace

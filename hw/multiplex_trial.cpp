@@ -10,14 +10,16 @@
 #include "sim/engine/random_streams.h"
 #include "sim/policies/multiplex/multiplex_node.h"
 #include "sim/policies/multiplex/multiplex_presets.h"
+#include "sim/policies/multiplex/service_kernels.h"
 #include "sim/scenario/model_catalog_reader.h"
 
 namespace parallax::hw {
 
 namespace {
 
-// The node's view of the GPU: the trial's rates, η_c = 0.75, and no per-SM bandwidth cap, as the
-// multiplex scenarios run today (sim/experiment/multiplex_experiment.cpp).
+// The node's view of the GPU: the trial's rates, η_c = 0.75, and no per-SM bandwidth cap (the
+// trial carries no figure for it; the multiplex scenarios take the preset's, through
+// kernel_profile in sim/platform/platform.h).
 DeviceRates trial_rates(const MultiplexTrial& t) {
   return DeviceRates{t.sms, t.flops_per_s, t.hbm_Bps, 0, 0.75, t.launch_s};
 }
@@ -41,16 +43,13 @@ std::vector<ServiceModel> multiplex_trial_services(const MultiplexTrial& t, cons
   for (size_t i = 0; i < t.models.size(); ++i) {
     const CatalogModel* m = embedded_model_catalog().find(t.models[i]);
     if (m == nullptr) throw std::invalid_argument(fmt::format("unknown catalog model '{}'", t.models[i]));
-    std::vector<LayerFigures> layers;
-    for (const CatalogLayer& l : m->layers) layers.push_back({l.name, l.flops, static_cast<double>(l.param_bytes)});
     ServiceModel s;
     s.name = fmt::format("{}{}", t.models[i], i);
     s.rate_per_s = t.rates_per_s.at(i);
-    s.kernels_by_batch.resize(static_cast<size_t>(t.max_batch) + 1);
-    for (int n = 1; n <= t.max_batch; ++n)
-      s.kernels_by_batch[static_cast<size_t>(n)] = inference_kernels(m->name, layers, n);
+    // The trial names no GPU model: sm_90 occupancy limits (the trial's defaults are an H200's).
+    s.kernels_by_batch = service_kernels(m->name, t.max_batch, rates, gpu_limits_for("H200"));
     double solo_s = 0;
-    for (const NamedKernel& k : s.kernels_by_batch.back())
+    for (const OpKernel& k : s.kernels_by_batch.back())
       solo_s += kernel_time_s(k.shape, rates, std::min(k.shape.sm_need(), rates.sms), 1.0);
     s.batcher = {t.max_batch, Time::seconds(t.timeout_s), Time::seconds(t.slo_x_solo * solo_s)};
     services.push_back(std::move(s));

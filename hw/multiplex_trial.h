@@ -32,8 +32,8 @@ double multiplex_metric(const MultiplexOutcome& o, std::string_view metric);
 
 GpuPartitioning multiplex_trial_rules(const MultiplexTrial& t);
 
-// The services of the trial: each catalog model's kernels at batch 1..max_batch
-// (models/inference_kernels.h), its SLO = slo_x_solo x its max-batch time alone on the whole GPU.
+// The services of the trial: each catalog model's tile-level kernels at batch 1..max_batch
+// (sim/policies/multiplex/service_kernels.h), its SLO = slo_x_solo x its max-batch time alone on the whole GPU.
 std::vector<ServiceModel> multiplex_trial_services(const MultiplexTrial& t, const DeviceRates& rates);
 
 // Runs the trial on `platform`'s GPU 0 from now (arrivals shifted to start at platform.now()).

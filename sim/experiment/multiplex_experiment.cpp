@@ -14,21 +14,21 @@
 
 #include <stdexcept>
 
-#include "models/inference_kernels.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/random_streams.h"
 #include "sim/platform/sim_platform.h"
 #include "sim/policies/multiplex/elastic_multiplex.h"
+#include "sim/policies/multiplex/max_load_search.h"
 #include "sim/policies/multiplex/multiplex_comparison.h"
 #include "sim/policies/multiplex/multiplex_node.h"
 #include "sim/policies/multiplex/multiplex_presets.h"
 #include "sim/policies/multiplex/peak_rate.h"
 #include "sim/policies/multiplex/rigid_mig_multiplex.h"
+#include "sim/policies/multiplex/service_kernels.h"
 #include "sim/policies/multiplex/static_multiplex.h"
 #include "sim/report/time_bins.h"
 #include "sim/scenario/gpu_partitioning_reader.h"
 #include "sim/io/input_error.h"
-#include "sim/scenario/model_catalog_reader.h"
 #include "sim/workload/arrival_process.h"
 #include "sim/experiment/multiplex_series.h"
 #include "sim/report/run_timing.h"
@@ -39,18 +39,16 @@ namespace parallax {
 
 namespace {
 
-// The catalog model as kernels for every batch size 1..max_batch (models/inference_kernels.h).
-ServiceModel service_model(const MultiplexServiceSpec& spec, double mean_rate_per_s) {
-  const CatalogModel& m = embedded_model_catalog().at(spec.model);
-  std::vector<LayerFigures> layers;
-  for (const CatalogLayer& l : m.layers) layers.push_back({l.name, l.flops, static_cast<double>(l.param_bytes)});
+// The catalog model as tile-level kernels for every batch size 1..max_batch
+// (sim/policies/multiplex/service_kernels.h).
+ServiceModel service_model(const MultiplexServiceSpec& spec, double mean_rate_per_s, const DeviceRates& rates,
+                           const GpuLimits& limits) {
   ServiceModel s;
   s.name = spec.name;
   s.rate_per_s = mean_rate_per_s;
   s.batcher = {spec.max_batch, Time::seconds(spec.timeout_s), Time::seconds(spec.slo_s)};
   s.memory_bytes = spec.weight_bytes;
-  s.kernels_by_batch.resize(static_cast<size_t>(spec.max_batch) + 1);
-  for (int n = 1; n <= spec.max_batch; ++n) s.kernels_by_batch[static_cast<size_t>(n)] = inference_kernels(spec.model, layers, n);
+  s.kernels_by_batch = service_kernels(spec.model, spec.max_batch, rates, limits);
   return s;
 }
 
@@ -115,6 +113,74 @@ nlohmann::ordered_json to_json(const MultiplexComparison& c) {
   return j;
 }
 
+// Every service at `load` times the scenario's offered load: each arrival process drawn from the
+// scenario's seed over load·duration and its times divided by load (a time-compressed replay: the
+// same request sequence, load times as dense, its bursts load times as short), each service's rate
+// scaled with it. load == 1 is the scenario itself, bit for bit.
+struct LoadedServices {
+  std::vector<std::vector<Time>> arrivals;
+  std::vector<ServiceModel> services;
+};
+LoadedServices services_at_load(const Scenario& sc, const std::vector<ServiceModel>& base, double load) {
+  const MultiplexWorkloadSpec& w = sc.multiplex;
+  RandomStreams streams(sc.seed);
+  LoadedServices out;
+  out.services = base;
+  for (size_t i = 0; i < w.services.size(); ++i) {
+    const MultiplexServiceSpec& spec = w.services[i];
+    auto process = make_arrival_process(spec.arrivals, streams.stream("multiplex.arrivals." + spec.name));
+    std::vector<Time> times = arrivals_until(*process, Time::seconds(w.duration_s * load));
+    if (load != 1.0) {
+      for (Time& t : times) t = Time::seconds(t.to_seconds() / load);
+      while (!times.empty() && times.back() >= Time::seconds(w.duration_s)) times.pop_back();
+    }
+    ServiceModel& s = out.services[i];
+    s.rate_per_s = process->mean_rate_per_s() * load;
+    s.sizing_rate_per_s =
+        w.mig_sizing == "peak" ? windowed_peak_rate(times, w.duration_s, w.mig_peak_window_s, w.mig_peak_percentile) : 0;
+    out.arrivals.push_back(std::move(times));
+  }
+  return out;
+}
+
+// The policy meets the SLO: every service has at least slo_target of its requests within its SLO.
+bool meets_slo_target(const MultiplexMetrics& m, double slo_target) {
+  for (const ServiceMetrics& s : m.services)
+    if (s.slo_attainment < slo_target) return false;
+  return true;
+}
+
+// One run of policy `name` on `loaded`, untraced (a max_load_search probe).
+MultiplexMetrics run_untraced(const Scenario& sc, const ExperimentContext& ctx, const std::string& name,
+                              const LoadedServices& loaded, const GpuPartitioning& parts) {
+  const MultiplexWorkloadSpec& w = sc.multiplex;
+  Engine engine;
+  const std::unique_ptr<Platform> platform = ctx.make_platform(engine, sc.hardware, nullptr, {parts});
+  const MultiplexGpu mgpu{0, platform->device_rates(0), &platform->partitioning(0)};
+  auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s), Time::seconds(w.timeslice_switch_cost_s));
+  MultiplexNode node(*platform, *policy, mgpu, loaded.services, Time::seconds(w.duration_s));
+  try {
+    node.start(loaded.arrivals);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(SourceLocation{sc.source, 0, 0}, "workload.services", fmt::format("policy {}: {}", name, e.what()));
+  }
+  run_engine_reporting(engine, Time::seconds(w.duration_s), nullptr);
+  return node.metrics();
+}
+
+nlohmann::ordered_json to_json(const MaxLoadResult& r, const MultiplexWorkloadSpec& w) {
+  nlohmann::ordered_json j;
+  j["lo"] = w.max_load_lo;
+  j["hi"] = w.max_load_hi;
+  j["tolerance"] = w.max_load_tolerance;
+  j["below_bracket"] = r.below_bracket;
+  j["above_bracket"] = r.above_bracket;
+  nlohmann::ordered_json probes = nlohmann::ordered_json::array();
+  for (const LoadProbe& p : r.probes) probes.push_back({{"load", p.load}, {"meets_slo_target", p.meets}});
+  j["probes"] = probes;
+  return j;
+}
+
 }  // namespace
 
 Result run_multiplex(const Scenario& sc, const ExperimentContext& ctx) {
@@ -123,17 +189,19 @@ Result run_multiplex(const Scenario& sc, const ExperimentContext& ctx) {
   const GpuSpec& gpu = sc.hardware.gpus.at(0);
   const GpuPartitioning& parts = gpu_partitioning_for(gpu.model);
 
-  RandomStreams streams(sc.seed);
-  std::vector<std::vector<Time>> arrivals;
-  std::vector<ServiceModel> services;
-  for (const MultiplexServiceSpec& spec : w.services) {
-    auto process = make_arrival_process(spec.arrivals, streams.stream("multiplex.arrivals." + spec.name));
-    arrivals.push_back(arrivals_until(*process, Time::seconds(w.duration_s)));
-    services.push_back(service_model(spec, process->mean_rate_per_s()));
-    if (w.mig_sizing == "peak")
-      services.back().sizing_rate_per_s =
-          windowed_peak_rate(arrivals.back(), w.duration_s, w.mig_peak_window_s, w.mig_peak_percentile);
+  const DeviceRates gpu_rates = device_rates_of(gpu);
+  GpuLimits limits;
+  try {
+    limits = gpu_limits_for(gpu.model);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(SourceLocation{sc.source, 0, 0}, "hardware", e.what());
   }
+
+  std::vector<ServiceModel> kernels;  // every service's kernels, at no load yet
+  for (const MultiplexServiceSpec& spec : w.services) kernels.push_back(service_model(spec, 0, gpu_rates, limits));
+  LoadedServices scenario_load = services_at_load(sc, kernels, 1.0);
+  const std::vector<std::vector<Time>>& arrivals = scenario_load.arrivals;
+  const std::vector<ServiceModel>& services = scenario_load.services;
 
   Result out;
   nlohmann::ordered_json& summary = out.summary;
@@ -155,6 +223,8 @@ Result run_multiplex(const Scenario& sc, const ExperimentContext& ctx) {
     offered[s.name] = j;
   }
   summary["elastic_resize_cost_s"] = w.elastic_resize_cost_s;
+  summary["timeslice_switch_cost_s"] = w.timeslice_switch_cost_s;
+  summary["slo_target"] = w.slo_target;
   if (w.mig_sizing == "peak") {  // absent under the default (mean), so existing goldens hold
     summary["mig_sizing"] = w.mig_sizing;
     summary["mig_peak_window_s"] = w.mig_peak_window_s;
@@ -174,17 +244,19 @@ Result run_multiplex(const Scenario& sc, const ExperimentContext& ctx) {
   std::string timeline = kMultiplexTimelineHeader;
   ConsoleTable table{
       {"policy", "service", "thr req/s", "SLO %", "fill", "sat", "p50 ms", "p99 ms", "SM %", "HBM %"}, {}, {}};
+  // max_load_search: one row per policy, the capacity next to the goodput at the offered load.
+  ConsoleTable capacity{{"policy", "goodput req/s", "SLO %", "meets target", "max load @SLO"},
+                        {},
+                        {fmt::format("max load @SLO: the largest multiple of the offered load at which every service "
+                                     "keeps >= {:g} % of its requests within its SLO (bisection over [{:g}, {:g}], "
+                                     "tolerance {:g}; docs/multiplex.md)",
+                                     w.slo_target * 100, w.max_load_lo, w.max_load_hi, w.max_load_tolerance)}};
   for (const std::string& name : w.policies) {
     Engine engine;
     const bool traced = traces_policy(sc, ctx, name, w.trace_policy);
     const std::unique_ptr<Platform> platform = ctx.make_platform(engine, sc.hardware, traced ? &trace_log : nullptr, {parts});
-    // No per-SM bandwidth cap yet: multiplex's batch latencies still come from the layer-group
-    // kernels (models/inference_kernels.h), whose grids the cap would starve; issue 17 part 5
-    // moves multiplex to the tile-level kernel model and drops this.
-    DeviceRates rates = platform->device_rates(0);
-    rates.bw_per_sm_Bps = 0;
-    const MultiplexGpu mgpu{0, rates, &platform->partitioning(0)};
-    auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s));
+    const MultiplexGpu mgpu{0, platform->device_rates(0), &platform->partitioning(0)};
+    auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s), Time::seconds(w.timeslice_switch_cost_s));
     MultiplexNode node(*platform, *policy, mgpu, services, Time::seconds(w.duration_s));
     if (series) node.record_kernel_spans();
     try {
@@ -203,6 +275,21 @@ Result run_multiplex(const Scenario& sc, const ExperimentContext& ctx) {
     p["throughput_rps"] = m.throughput_rps;
     p["goodput_rps"] = m.goodput_rps;
     p["slo_attainment"] = m.slo_attainment;
+    p["meets_slo_target"] = meets_slo_target(m, w.slo_target);
+    if (w.max_load_search) {
+      const MaxLoadResult r = max_load_at_slo(
+          [&](double load) {
+            return meets_slo_target(run_untraced(sc, ctx, name, services_at_load(sc, kernels, load), parts), w.slo_target);
+          },
+          {w.max_load_lo, w.max_load_hi, w.max_load_tolerance});
+      p["max_load_at_slo"] = r.max_load;
+      p["max_load_search"] = to_json(r, w);
+      capacity.rows.push_back({name, fmt::format("{:.1f}", m.goodput_rps), fmt::format("{:.2f}", m.slo_attainment * 100),
+                               meets_slo_target(m, w.slo_target) ? "yes" : "no",
+                               r.below_bracket  ? fmt::format("< {:g}", w.max_load_lo)
+                               : r.above_bracket ? fmt::format(">= {:g}", w.max_load_hi)
+                                                 : fmt::format("{:.3f}", r.max_load)});
+    }
     p["mean_latency_s"] = m.mean_latency_s;
     outcomes.push_back({name, m.throughput_rps, m.goodput_rps, m.slo_attainment, m.mean_latency_s});
     // Means over services, each service counting once.
@@ -233,6 +320,7 @@ Result run_multiplex(const Scenario& sc, const ExperimentContext& ctx) {
       p["mig_layout_score"] = mig->layout().score;
       p["mig_layouts_checked"] = mig->layout().layouts_checked;
     }
+    if (const auto* ts = dynamic_cast<const TimesliceMultiplex*>(policy.get())) p["context_switches"] = ts->switches();
     if (const auto* mps = dynamic_cast<const MpsMultiplex*>(policy.get())) {
       nlohmann::ordered_json pct;
       for (size_t i = 0; i < services.size(); ++i) pct[services[i].name] = mps->percentage(static_cast<int>(i));
@@ -262,6 +350,7 @@ Result run_multiplex(const Scenario& sc, const ExperimentContext& ctx) {
     }
   }
   out.console.push_back(std::move(table));
+  if (w.max_load_search) out.console.push_back(std::move(capacity));
   if (const auto c = compare_elastic_with_baselines(outcomes)) summary["comparison"] = to_json(*c);
   // In the order the runner always wrote them: trace.json, shares.csv, timeline.csv.
   if (ctx.outputs() && sc.output.trace) out.files.push_back(trace_file(sc, shared_log, std::move(trace_notes)));

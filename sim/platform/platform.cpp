@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -47,6 +49,18 @@ DeviceRates device_rates_of(const GpuSpec& g) {
   r.eta_compute = g.gemm ? g.gemm->eta_max : kPlannedComputeEfficiency;
   r.launch_s = g.kernel_launch_s;
   return r;
+}
+
+KernelProfile kernel_profile(std::string name, const KernelShape& kernel, const DeviceRates& rates, int sms) {
+  const int s = std::max(1, std::min(sms > 0 ? sms : rates.sms, kernel.sm_need()));
+  KernelProfile p;
+  p.name = std::move(name);
+  p.flops = kernel.flops / (rates.eta_compute * kernel.compute_efficiency) * wave_factor(kernel, s);
+  p.dram_bytes = kernel.dram_bytes;
+  if (rates.bw_per_sm_Bps > 0)
+    p.flops = std::max(p.flops, p.dram_bytes * rates.peak_flops / (rates.sms * rates.bw_per_sm_Bps));
+  p.max_sms = s;
+  return p;
 }
 
 DeviceRates Platform::device_rates(GpuId id) const { return device_rates_of(gpu(id)); }

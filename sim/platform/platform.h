@@ -129,6 +129,12 @@ inline constexpr double kPlannedComputeEfficiency = 0.75;
 // The one place a GpuSpec becomes DeviceRates.
 DeviceRates device_rates_of(const GpuSpec& gpu);
 
+// A kernel of models/kernel_time.h as Platform::launch runs it on `sms` SMs (at most its SM need):
+// FLOPs as peak-rate work, F / (η_c·e) · q(s), so the platform's SM share reproduces T_comp(s);
+// DRAM bytes as they are; and, with a per-SM cap, at least D·P / (S·bw_per_SM) of that work, so the
+// kernel cannot finish before its s SMs have streamed D at s·bw_per_SM (min(β·B, s·bw_per_SM)).
+KernelProfile kernel_profile(std::string name, const KernelShape& kernel, const DeviceRates& rates, int sms);
+
 class Platform {
  public:
   virtual ~Platform() = default;

@@ -75,13 +75,30 @@ void check_memory(const ConfigNode& services, const std::string& services_path, 
   }
 }
 
+// max_load_search: {enabled, lo, hi, tolerance}, each optional; lo < hi.
+void read_max_load_search(const ConfigNode& node, const std::string& path, MultiplexWorkloadSpec& w) {
+  const MapFields f(node, path, {"enabled", "lo", "hi", "tolerance"});
+  w.max_load_search = true;
+  if (const ConfigNode* e = f.optional("enabled")) w.max_load_search = read_bool(*e, f.path_of("enabled"));
+  if (const ConfigNode* v = f.optional("lo")) w.max_load_lo = read_positive(*v, f.path_of("lo"));
+  if (const ConfigNode* v = f.optional("hi")) w.max_load_hi = read_positive(*v, f.path_of("hi"));
+  if (const ConfigNode* v = f.optional("tolerance")) w.max_load_tolerance = read_positive(*v, f.path_of("tolerance"));
+  if (w.max_load_hi > 64) fail_at(*f.optional("hi"), f.path_of("hi"), fmt::format("'{}' must be at most 64 (times the offered load)", f.path_of("hi")));
+  if (w.max_load_lo >= w.max_load_hi)
+    fail_at(node, path, fmt::format("'{}': lo ({:g}) must be below hi ({:g})", path, w.max_load_lo, w.max_load_hi));
+  if (w.max_load_tolerance >= w.max_load_hi - w.max_load_lo)
+    fail_at(node, path, fmt::format("'{}': tolerance ({:g}) must be below hi - lo ({:g})", path, w.max_load_tolerance,
+                                    w.max_load_hi - w.max_load_lo));
+}
+
 }  // namespace
 
 void read_multiplex_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,
                              Scenario& scenario) {
   const MapFields f(workload, path,
-                    {"kind", "duration_s", "services", "policies", "trace_policy", "elastic_resize_cost_us", "mig_sizing",
-                     "mig_peak_window_ms", "mig_peak_percentile"});
+                    {"kind", "duration_s", "services", "policies", "trace_policy", "elastic_resize_cost_us",
+                     "timeslice_switch_cost_us", "mig_sizing",
+                     "mig_peak_window_ms", "mig_peak_percentile", "slo_target", "max_load_search"});
   MultiplexWorkloadSpec& w = scenario.multiplex;
   w.duration_s = read_number_in(f.required("duration_s"), f.path_of("duration_s"), kHorizonRange);
   const ConfigNode& services = f.required("services");
@@ -131,6 +148,18 @@ void read_multiplex_workload(const ConfigNode& workload, const std::string& path
                           f.path_of("elastic_resize_cost_us"), c->scalar, requests, requests * w.elastic_resize_cost_s,
                           kMaxRunSeconds));
   }
+  if (const ConfigNode* c = f.optional("timeslice_switch_cost_us")) {
+    w.timeslice_switch_cost_s = read_number_in(*c, f.path_of("timeslice_switch_cost_us"), kDelaySecondsRange, 1e-6);
+    // At most one switch per batch: as for the resize cost, the switches must fit the run.
+    double requests = 0;
+    for (const MultiplexServiceSpec& s : w.services) requests += 2 * expected_arrivals(s.arrivals, w.duration_s) + 100;
+    if (w.duration_s + requests * w.timeslice_switch_cost_s > kMaxRunSeconds)
+      fail_at(*c, f.path_of("timeslice_switch_cost_us"),
+              fmt::format("'{}': {} us per switch over up to {:.3g} requests could add {:.3g} s to the run, past the "
+                          "{:g} s a run may span",
+                          f.path_of("timeslice_switch_cost_us"), c->scalar, requests,
+                          requests * w.timeslice_switch_cost_s, kMaxRunSeconds));
+  }
   if (const ConfigNode* m = f.optional("mig_sizing")) w.mig_sizing = read_choice(*m, f.path_of("mig_sizing"), {"mean", "peak"});
   if (const ConfigNode* m = f.optional("mig_peak_window_ms"))
     w.mig_peak_window_s = read_number_in(*m, f.path_of("mig_peak_window_ms"), kSloSecondsRange, 1e-3);
@@ -138,6 +167,19 @@ void read_multiplex_workload(const ConfigNode& workload, const std::string& path
     w.mig_peak_percentile = read_positive(*m, f.path_of("mig_peak_percentile"));
     if (w.mig_peak_percentile > 100)
       fail_at(*m, f.path_of("mig_peak_percentile"), "'workload.mig_peak_percentile' must be in (0, 100]");
+  }
+  if (const ConfigNode* t = f.optional("slo_target")) {
+    w.slo_target = read_positive(*t, f.path_of("slo_target"));
+    if (w.slo_target > 1) fail_at(*t, f.path_of("slo_target"), "'workload.slo_target' must be in (0, 1]");
+  }
+  if (const ConfigNode* m = f.optional("max_load_search")) {
+    read_max_load_search(*m, f.path_of("max_load_search"), w);
+    // The search's top probe draws every process over hi times the duration (then compressed).
+    for (size_t i = 0; w.max_load_search && i < services.items.size(); ++i) {
+      const MapFields service(services.items[i], join_path(services_path, i), kServiceKeys);
+      check_arrival_draws(service.required("arrivals"), service.path_of("arrivals"), w.services[i].arrivals,
+                          w.duration_s * w.max_load_hi);
+    }
   }
   w.trace_policy = w.policies.back();
   if (const ConfigNode* t = f.optional("trace_policy")) {

@@ -15,9 +15,17 @@
 //     trace_policy: elastic              # optional: the policy whose kernels go to trace.json
 //     elastic_resize_cost_us: 0          # optional: launch hold after each elastic resize
 //                                        # (sim/policies/multiplex/elastic_multiplex.h)
+//     timeslice_switch_cost_us: 50       # optional: context switch when time slicing moves to
+//                                        # another service (sim/policies/multiplex/static_multiplex.h)
 //     mig_sizing: mean                   # optional: mean | peak, the rate MIG instances are sized
 //     mig_peak_window_ms: 10             #   for; peak = this percentile of the arrival rate over
 //     mig_peak_percentile: 99            #   windows this wide (sim/policies/multiplex/peak_rate.h)
+//     slo_target: 0.99                   # optional: the fraction of every service's requests that
+//                                        #   must finish within its SLO for a policy to meet it
+//     max_load_search: {lo: 0.25, hi: 4, tolerance: 0.05}   # optional: per policy, bisect the
+//                                        #   largest multiple of the offered load that still meets
+//                                        #   slo_target (sim/policies/multiplex/max_load_search.h);
+//                                        #   every key optional, `enabled: false` turns it off
 //
 // `arrivals` takes sim/workload/arrival_process.h's kinds: poisson, gamma (cv), mmpp, deterministic,
 // and azure_llm: {kind: azure_llm, path: TRACE.csv, rate_per_s: R}, an Azure LLM inference trace
@@ -57,12 +65,24 @@ struct MultiplexWorkloadSpec {
   std::vector<std::string> policies;
   std::string trace_policy;  // empty = the last listed policy
   double elastic_resize_cost_s = 0;
+  // [assumption] 50 µs: REFERENCE.md §6.2 leaves time slicing's switch cost to measure; GPU
+  // context switches (state save and restore) are reported in the tens to hundreds of µs.
+  double timeslice_switch_cost_s = 50e-6;
   // The rate the mig policy's layout search sizes each service's instance for: "mean" (its mean
   // offered rate) or "peak" (the mig_peak_percentile of its arrival rate over mig_peak_window_s
   // windows, sim/policies/multiplex/peak_rate.h). Other policies do not depend on it.
   std::string mig_sizing = "mean";
   double mig_peak_window_s = 0.01;
   double mig_peak_percentile = 99;
+  // A policy meets the SLO when every service has at least this fraction of its requests within
+  // its slo (summary: meets_slo_target, and the max_load_at_slo search below).
+  double slo_target = 0.99;
+  // max_load_at_slo: bisect the load multiple over [lo, hi] down to `tolerance` (one full run of
+  // the policy per probe). Off unless the scenario has a `max_load_search` mapping.
+  bool max_load_search = false;
+  double max_load_lo = 0.25;
+  double max_load_hi = 4.0;
+  double max_load_tolerance = 0.05;
 };
 
 void read_multiplex_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,

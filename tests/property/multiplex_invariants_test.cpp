@@ -1,10 +1,12 @@
 // File: tests/property/multiplex_invariants_test.cpp
 // Every multiplexing policy (timeslice, mps, mig, elastic) as a Platform client under random
 // setups: an H200 (132 SMs, its MIG profiles) shared by 1-4 services, each a random model of the
-// catalog (scenarios/models/catalog.yaml, kernels by models/inference_kernels.h) or a synthetic
+// catalog (scenarios/models/catalog.yaml, tile-level kernels by
+// sim/policies/multiplex/service_kernels.h, the H200's per-SM bandwidth cap on) or a synthetic
 // two-kernel one, with a random max batch (1-16), batching timeout, SLO and offered load (10-150%
 // of what the GPU serves at full batches, split among the services), arrivals Poisson or bursty
-// (Gamma gaps, CV 4) over 5-40 ms, and for elastic a random resize cost (0 or 1-100 us).
+// (Gamma gaps, CV 4) over 5-40 ms, and for elastic and timeslice a random resize / context-switch
+// cost (0 or 1-100 us).
 //
 // Checked for each seed and policy, on a CheckedPlatform (checked_platform.h: partitions within
 // the device, kernels not faster than their roofline bound, solver capacities, time monotone,
@@ -28,7 +30,6 @@
 #include <string>
 #include <vector>
 
-#include "models/inference_kernels.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/random_streams.h"
 #include "sim/platform/sim_platform.h"
@@ -36,6 +37,7 @@
 #include "sim/policies/multiplex/multiplex_node.h"
 #include "sim/policies/multiplex/multiplex_presets.h"
 #include "sim/policies/multiplex/multiplex_test_fixtures.h"
+#include "sim/policies/multiplex/service_kernels.h"
 #include "sim/scenario/model_catalog_reader.h"
 #include "sim/platform/test_machines.h"
 #include "tests/property/checked_platform.h"
@@ -108,14 +110,11 @@ class WatchedPolicy final : public MultiplexPolicy {
 };
 
 // A catalog model as kernels for every batch size (as sim/experiment/multiplex_experiment.cpp builds it).
-ServiceModel catalog_service(const CatalogModel& m, int max_batch) {
-  std::vector<LayerFigures> layers;
-  for (const CatalogLayer& l : m.layers) layers.push_back({l.name, l.flops, static_cast<double>(l.param_bytes)});
+ServiceModel catalog_service(const CatalogModel& m, int max_batch, const DeviceRates& rates) {
   ServiceModel s;
   s.name = m.name;
   s.memory_bytes = static_cast<double>(m.param_bytes());
-  s.kernels_by_batch.resize(static_cast<size_t>(max_batch) + 1);
-  for (int n = 1; n <= max_batch; ++n) s.kernels_by_batch[static_cast<size_t>(n)] = inference_kernels(m.name, layers, n);
+  s.kernels_by_batch = service_kernels(m.name, max_batch, rates, gpu_limits_for("H200"));
   return s;
 }
 
@@ -141,7 +140,7 @@ Draw draw(uint64_t seed, const MultiplexGpu& gpu) {
     ServiceModel s;
     const CatalogModel& m = catalog.models[rng.uniform_int(catalog.models.size())];
     if (rng.uniform01() < 0.6 && weights + static_cast<double>(m.param_bytes()) <= 100e9) {
-      s = catalog_service(m, max_batch);
+      s = catalog_service(m, max_batch, gpu.rates);
       weights += s.memory_bytes;
     } else {
       s = multiplex_test::service("synthetic", 1, max_batch, 1, log_uniform(rng, 0.1, 4));
@@ -175,7 +174,8 @@ Outcome run_one(std::string_view policy_name, const Draw& d, const MultiplexGpu&
   Engine engine;
   SimPlatform sim(engine, test_machines::one_h200());
   CheckedPlatform platform(engine, sim);
-  auto policy = make_multiplex_policy(policy_name, d.resize_cost);
+  // One random cost serves both: elastic's resize hold and time slicing's context switch.
+  auto policy = make_multiplex_policy(policy_name, d.resize_cost, d.resize_cost);
   WatchedPolicy watched(*policy, 132, policy_name == "elastic" || policy_name == "mig");
   MultiplexNode node(platform, watched, gpu, d.services, d.duration);
   try {
@@ -204,7 +204,8 @@ Outcome run_one(std::string_view policy_name, const Draw& d, const MultiplexGpu&
 
 TEST(MultiplexInvariants, EveryPolicyUnderRandomSetups) {
   static const GpuPartitioning parts = test_machines::h200_partitioning();
-  const MultiplexGpu gpu = multiplex_test::gpu_of(parts);
+  MultiplexGpu gpu = multiplex_test::gpu_of(parts);
+  gpu.rates.bw_per_sm_Bps = 72.7e9;  // the h200x1 preset's cap (2·HBM/SMs)
   const SeedRange seeds = property_seeds(200);
   std::map<std::string, std::pair<int64_t, int>> totals;  // policy -> (requests, setups without a layout)
   uint64_t share_checks = 0;

@@ -10,15 +10,15 @@ int kernel_sms(const KernelShape& kernel, const DeviceRates& rates, int share_sm
   return std::max(1, std::min(kernel.sm_need(), limit));
 }
 
-double batch_latency_s(std::span<const NamedKernel> kernels, const DeviceRates& rates, int sms, double bandwidth_share) {
+double batch_latency_s(std::span<const OpKernel> kernels, const DeviceRates& rates, int sms, double bandwidth_share) {
   double t = 0;
-  for (const NamedKernel& k : kernels) t += kernel_time_s(k.shape, rates, kernel_sms(k.shape, rates, sms), bandwidth_share);
+  for (const OpKernel& k : kernels) t += kernel_time_s(k.shape, rates, kernel_sms(k.shape, rates, sms), bandwidth_share);
   return t;
 }
 
-int batch_sm_demand(std::span<const NamedKernel> kernels, const DeviceRates& rates) {
+int batch_sm_demand(std::span<const OpKernel> kernels, const DeviceRates& rates) {
   int need = 1;
-  for (const NamedKernel& k : kernels) need = std::max(need, std::min(k.shape.sm_need(), rates.sms));
+  for (const OpKernel& k : kernels) need = std::max(need, std::min(k.shape.sm_need(), rates.sms));
   return need;
 }
 

@@ -6,18 +6,18 @@
 
 #include <span>
 
-#include "models/inference_kernels.h"
+#include "models/op_kernels.h"
 #include "sim/policies/multiplex/multiplex_policy.h"
 
 namespace parallax {
 
-double batch_latency_s(std::span<const NamedKernel> kernels, const DeviceRates& rates, int sms, double bandwidth_share);
+double batch_latency_s(std::span<const OpKernel> kernels, const DeviceRates& rates, int sms, double bandwidth_share);
 
 // The SMs a kernel gets under a share: min(need, share SMs or all), at least 1.
 int kernel_sms(const KernelShape& kernel, const DeviceRates& rates, int share_sms);
 
 // The batch's SM demand: the largest need among its kernels, capped at the GPU.
-int batch_sm_demand(std::span<const NamedKernel> kernels, const DeviceRates& rates);
+int batch_sm_demand(std::span<const OpKernel> kernels, const DeviceRates& rates);
 
 // How much of a share one kernel keeps busy (docs/multiplex.md, instance saturation), on a
 // partition of `partition_sms` SMs (> 0) with bandwidth share β, from the kernel model:

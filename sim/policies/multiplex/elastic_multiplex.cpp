@@ -11,9 +11,9 @@ namespace parallax {
 namespace {
 
 // The batch's peak HBM fraction on `sms` SMs: max over kernels of D / (T(sms, 1) · B).
-double bandwidth_demand(std::span<const NamedKernel> kernels, const DeviceRates& d, int sms) {
+double bandwidth_demand(std::span<const OpKernel> kernels, const DeviceRates& d, int sms) {
   double peak = 0;
-  for (const NamedKernel& k : kernels) {
+  for (const OpKernel& k : kernels) {
     const int s = kernel_sms(k.shape, d, sms);
     const double t = std::max(kernel_compute_s(k.shape, d, s), k.shape.dram_bytes / kernel_bandwidth_Bps(d, s, 1.0));
     if (t > 0) peak = std::max(peak, k.shape.dram_bytes / (t * d.hbm_Bps));

@@ -153,7 +153,7 @@ void MultiplexNode::launch_next_kernel(size_t i) {
     platform_.call_at(ready, *this, make_tag(3, i, s.kernel));
     return;
   }
-  const NamedKernel& k = models_[i].kernels_by_batch[s.batch.size()][s.kernel];
+  const OpKernel& k = models_[i].kernels_by_batch[s.batch.size()][s.kernel];
   const ServiceShare share = policy_.share(static_cast<int>(i));
   const int sms = kernel_sms(k.shape, gpu_.rates, share.sms);
   const KernelSaturation u =
@@ -162,11 +162,7 @@ void MultiplexNode::launch_next_kernel(size_t i) {
   s.sm_busy_s += u.time_s * u.sm;
   s.hbm_busy_s += u.time_s * u.hbm;
   s.busy_s += u.time_s * std::max(u.sm, u.hbm);
-  KernelProfile p;
-  p.name = models_[i].name + "/" + k.name;
-  p.flops = k.shape.flops / gpu_.rates.eta_compute * wave_factor(k.shape, sms);
-  p.dram_bytes = k.shape.dram_bytes;
-  p.max_sms = sms;
+  const KernelProfile p = kernel_profile(models_[i].name + "/" + k.name, k.shape, gpu_.rates, sms);
   useful_flops_ += k.shape.flops;
   bytes_ += k.shape.dram_bytes;
   s.kernel_launched = now;

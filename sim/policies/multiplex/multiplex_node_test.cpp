@@ -15,6 +15,7 @@
 #include "sim/policies/multiplex/elastic_multiplex.h"
 #include "sim/policies/multiplex/multiplex_presets.h"
 #include "sim/policies/multiplex/multiplex_test_fixtures.h"
+#include "sim/policies/multiplex/static_multiplex.h"
 #include "sim/platform/test_machines.h"
 
 namespace parallax {
@@ -126,6 +127,45 @@ TEST(MultiplexNode, ElasticResizeCostsExactlyTheConfiguredTime) {
   EXPECT_NEAR(costly.services[0].p99_latency_s - free.services[0].p99_latency_s, 37e-6, 1e-12);
   EXPECT_EQ(free.services[0].resize_wait_s, 0.0);
   EXPECT_NEAR(costly.services[0].resize_wait_s, 4 * 37e-6, 1e-12);
+}
+
+// Two services alternating, one request each every 10 ms (a at 1, 11, ...; b at 6, 16, ...), far
+// apart: every batch after the first is another service's, so time slicing switches context
+// before each of them (7 switches for 8 batches) and each of those requests waits exactly the
+// switch cost; one service alone never switches.
+MultiplexMetrics alternating_timeslice(Time switch_cost, bool second_service, int64_t* switches) {
+  static const GpuPartitioning parts = test_machines::h200_partitioning();
+  std::vector<ServiceModel> svcs{service("a", 100, 8, 5)};
+  std::vector<std::vector<Time>> arrivals{{Time::ms(1), Time::ms(11), Time::ms(21), Time::ms(31)}};
+  if (second_service) {
+    svcs.push_back(service("b", 100, 8, 5));
+    arrivals.push_back({Time::ms(6), Time::ms(16), Time::ms(26), Time::ms(36)});
+  }
+  Engine engine;
+  SimPlatform platform(engine, test_machines::one_h200());
+  TimesliceMultiplex policy(switch_cost);
+  MultiplexNode node(platform, policy, gpu_of(parts), svcs, Time::ms(50));
+  node.start(arrivals);
+  engine.run();
+  *switches = policy.switches();
+  return node.metrics();
+}
+
+TEST(MultiplexNode, TimesliceSwitchCostsOnlyWhenTheServiceChanges) {
+  int64_t n_free = 0, n_costly = 0, n_alone = 0;
+  const MultiplexMetrics free = alternating_timeslice(Time::zero(), true, &n_free);
+  const MultiplexMetrics costly = alternating_timeslice(Time::us(50), true, &n_costly);
+  const MultiplexMetrics alone = alternating_timeslice(Time::us(50), false, &n_alone);
+  EXPECT_EQ(n_costly, 7);
+  EXPECT_EQ(n_alone, 0);
+  const auto latency_sum = [](const MultiplexMetrics& m) {
+    double t = 0;
+    for (const ServiceMetrics& s : m.services) t += s.mean_latency_s * static_cast<double>(s.finished);
+    return t;
+  };
+  EXPECT_NEAR(latency_sum(costly) - latency_sum(free), 7 * 50e-6, 1e-12);
+  const MultiplexMetrics alone_free = alternating_timeslice(Time::zero(), false, &n_alone);
+  EXPECT_NEAR(alone.services[0].mean_latency_s, alone_free.services[0].mean_latency_s, 1e-15);
 }
 
 TEST(MultiplexNode, ZeroResizeCostIsTheFreeElasticPolicy) {

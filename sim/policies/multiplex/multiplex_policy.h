@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "models/inference_kernels.h"
+#include "models/op_kernels.h"
 #include "models/kernel_time.h"
 #include "sim/platform/gpu_partitioning.h"
 #include "sim/platform/platform.h"
@@ -21,7 +21,7 @@ namespace parallax {
 struct ServiceModel {
   std::string name;
   // kernels_by_batch[n] = one batch of n (n = 1..max_batch; [0] is empty).
-  std::vector<std::vector<NamedKernel>> kernels_by_batch;
+  std::vector<std::vector<OpKernel>> kernels_by_batch;
   double rate_per_s = 0;  // mean offered load
   // The rate a MIG layout is sized for (mig_layout_search.h); 0 = rate_per_s. Set to a peak rate
   // under `mig_sizing: peak` (peak_rate.h).

@@ -15,14 +15,15 @@ namespace {
 
 struct Preset {
   std::string_view name;
-  std::unique_ptr<MultiplexPolicy> (*make)(Time resize_cost);
+  std::unique_ptr<MultiplexPolicy> (*make)(Time resize_cost, Time switch_cost);
 };
 
 constexpr std::array<Preset, 4> kPresets{{
-    {"timeslice", [](Time) { return std::unique_ptr<MultiplexPolicy>(std::make_unique<TimesliceMultiplex>()); }},
-    {"mps", [](Time) { return std::unique_ptr<MultiplexPolicy>(std::make_unique<MpsMultiplex>()); }},
-    {"mig", [](Time) { return std::unique_ptr<MultiplexPolicy>(std::make_unique<RigidMigMultiplex>()); }},
-    {"elastic", [](Time c) { return std::unique_ptr<MultiplexPolicy>(std::make_unique<ElasticMultiplex>(c)); }},
+    {"timeslice",
+     [](Time, Time w) { return std::unique_ptr<MultiplexPolicy>(std::make_unique<TimesliceMultiplex>(w)); }},
+    {"mps", [](Time, Time) { return std::unique_ptr<MultiplexPolicy>(std::make_unique<MpsMultiplex>()); }},
+    {"mig", [](Time, Time) { return std::unique_ptr<MultiplexPolicy>(std::make_unique<RigidMigMultiplex>()); }},
+    {"elastic", [](Time c, Time) { return std::unique_ptr<MultiplexPolicy>(std::make_unique<ElasticMultiplex>(c)); }},
 }};
 
 }  // namespace
@@ -36,9 +37,10 @@ std::span<const std::string_view> multiplex_policy_names() {
   return names;
 }
 
-std::unique_ptr<MultiplexPolicy> make_multiplex_policy(std::string_view name, Time elastic_resize_cost) {
+std::unique_ptr<MultiplexPolicy> make_multiplex_policy(std::string_view name, Time elastic_resize_cost,
+                                                       Time timeslice_switch_cost) {
   for (const Preset& p : kPresets)
-    if (p.name == name) return p.make(elastic_resize_cost);
+    if (p.name == name) return p.make(elastic_resize_cost, timeslice_switch_cost);
   throw std::invalid_argument("unknown multiplex policy '" + std::string(name) + "'");
 }
 

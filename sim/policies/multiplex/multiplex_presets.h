@@ -12,8 +12,10 @@
 namespace parallax {
 
 std::span<const std::string_view> multiplex_policy_names();
-// std::invalid_argument for an unknown name. `elastic_resize_cost`: elastic_multiplex.h.
+// std::invalid_argument for an unknown name. `elastic_resize_cost`: elastic_multiplex.h;
+// `timeslice_switch_cost`: static_multiplex.h.
 std::unique_ptr<MultiplexPolicy> make_multiplex_policy(std::string_view name,
-                                                       Time elastic_resize_cost = Time::zero());
+                                                       Time elastic_resize_cost = Time::zero(),
+                                                       Time timeslice_switch_cost = Time::zero());
 
 }  // namespace parallax

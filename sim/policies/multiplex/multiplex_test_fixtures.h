@@ -25,8 +25,8 @@ inline ServiceModel service(const std::string& name, double rate_per_s, int max_
   s.kernels_by_batch.resize(static_cast<size_t>(max_batch) + 1);
   for (int n = 1; n <= max_batch; ++n) {
     s.kernels_by_batch[static_cast<size_t>(n)] = {
-        {"gemm", {scale * n * 20e9, scale * 50e6, 10 * n, 1}},
-        {"norm", {scale * n * 1e6, scale * n * 40e6, 4 * n, 1}}};
+        {"gemm", OpKind::gemm, {scale * n * 20e9, scale * 50e6, 10 * n, 1}, {}},
+        {"norm", OpKind::norm, {scale * n * 1e6, scale * n * 40e6, 4 * n, 1}, {}}};
   }
   return s;
 }

@@ -15,6 +15,20 @@ bool TimesliceMultiplex::may_start(int service, const std::vector<bool>& running
   return true;
 }
 
+void TimesliceMultiplex::setup(Platform&, const MultiplexGpu&, std::span<const ServiceModel>) {
+  last_ = -1;
+  ready_ = Time::zero();
+  switches_ = 0;
+}
+
+void TimesliceMultiplex::on_batch_start(Platform& platform, int service, int) {
+  if (last_ >= 0 && last_ != service) {
+    ready_ = platform.now() + switch_cost_;
+    ++switches_;
+  }
+  last_ = service;
+}
+
 std::vector<double> load_proportional_percentages(std::span<const ServiceModel> services, const DeviceRates& rates) {
   std::vector<double> w;
   double total = 0;

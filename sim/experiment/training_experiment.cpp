@@ -91,8 +91,8 @@ struct SimulatedStep {
   TrainingMetrics metrics;
 };
 
-std::unique_ptr<SimulatedStep> simulate(const Scenario& sc, const ExperimentContext& ctx, const TrainingLayout& layout,
-                                        const TrainingPricing& pricing) {
+std::unique_ptr<SimulatedStep> simulate_training_layout(const Scenario& sc, const ExperimentContext& ctx,
+                                                        const TrainingLayout& layout, const TrainingPricing& pricing) {
   auto sim = std::make_unique<SimulatedStep>();
   sim->platform = ctx.make_platform(sim->engine, sc.hardware, nullptr);
   sim->layout = layout;
@@ -193,7 +193,7 @@ Result run_training(const Scenario& sc, const ExperimentContext& ctx) {
     row["memory_per_gpu_bytes"] = need;
     row["fits"] = need <= capacity;
     if (need <= capacity) {
-      std::unique_ptr<SimulatedStep> sim = simulate(sc, ctx, l, pricing);
+      std::unique_ptr<SimulatedStep> sim = simulate_training_layout(sc, ctx, l, pricing);
       row["step_time_s"] = sim->metrics.step_time_s;
       if (!best || sim->metrics.step_time_s < best->metrics.step_time_s) best = std::move(sim);
     }
@@ -208,7 +208,7 @@ Result run_training(const Scenario& sc, const ExperimentContext& ctx) {
   if (c.overlap != TrainingOverlap::none) {
     TrainingPricing seq = pricing;
     seq.pair_s = [&prices](const models::OverlapProblem& p) { return prices.pair_s(p, TrainingOverlap::sequential); };
-    sequential_s = simulate(sc, ctx, best->layout, seq)->metrics.step_time_s;
+    sequential_s = simulate_training_layout(sc, ctx, best->layout, seq)->metrics.step_time_s;
   }
 
   const TrainingMetrics& m = best->metrics;

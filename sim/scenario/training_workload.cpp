@@ -64,7 +64,7 @@ void read_training_workload(const ConfigNode& workload, const std::string& path,
   if (mb.kind == ConfigNode::Kind::scalar && mb.scalar == "auto") {
     c.micro_batch = 0;
   } else {
-    c.micro_batch = read_integer_in(mb, f.path_of("micro_batch"), 1, c.global_batch / c.dp);
+    c.micro_batch = read_integer_in(mb, f.path_of("micro_batch"), 1, 100'000'000);
     if ((c.global_batch / c.dp) % c.micro_batch != 0)
       fail_at(mb, f.path_of("micro_batch"),
               fmt::format("'{}': global_batch / dp = {} sequences per replica is not a multiple of micro_batch {}",

@@ -108,3 +108,62 @@ TEST(TrainingStep, RejectsLayoutsTheModelCannotBeCutInto) {
 
 }  // namespace
 }  // namespace parallax
+
+namespace parallax {
+namespace {
+
+double pass_flops(const LayerPass& pass) {
+  double f = 0;
+  for (const LayerStep& s : pass.steps) f += s.flops;
+  return f;
+}
+
+TEST(LayerPasses, GemmFlopsAreMegatronsCountPerGpu) {
+  // One layer, one micro-batch of b sequences, per GPU of the TP group: forward
+  // (24·s·b·h² + 4·s²·b·h)/t; backward twice that; full recomputation adds a forward,
+  // selective the attention core 4·s²·b·h/t.
+  const GptModelConfig model{4, 2048, 16, 1024, 51200};
+  const KernelMachine gpu{device_rates_of(load_hardware_preset("dgx-a100").gpus[0]), gpu_limits_for("A100-SXM4-80GB"),
+                          data_type("bf16")};
+  const double s = 1024, b = 2, h = 2048, t = 4;
+  const double fwd = (24 * s * b * h * h + 4 * s * s * b * h) / t;
+  EXPECT_NEAR(pass_flops(layer_forward(model, 2, 4, gpu)) / fwd, 1.0, 1e-12);
+  EXPECT_NEAR(pass_flops(layer_backward(model, 2, 4, Recompute::none, gpu)) / (2 * fwd), 1.0, 1e-12);
+  EXPECT_NEAR(pass_flops(layer_backward(model, 2, 4, Recompute::full, gpu)) / (3 * fwd), 1.0, 1e-12);
+  EXPECT_NEAR(pass_flops(layer_backward(model, 2, 4, Recompute::selective, gpu)) / (2 * fwd + 4 * s * s * b * h / t), 1.0,
+              1e-12);
+  // Logits: 2·s·b·h·V/t forward, twice that backward.
+  EXPECT_NEAR(pass_flops(logits_pass(model, 2, 4, false, gpu)) / (2 * s * b * h * 51200 / t), 1.0, 1e-12);
+  EXPECT_NEAR(pass_flops(logits_pass(model, 2, 4, true, gpu)) / (4 * s * b * h * 51200 / t), 1.0, 1e-12);
+}
+
+TEST(LayerPasses, PassTimeOverlapsBesideStepsAndRewritesPairs) {
+  LayerPass p;
+  const auto kernel = [](double s, int pair = -1, bool beside = false) {
+    LayerStep k;
+    k.time_s = s;
+    k.pair = pair;
+    k.beside_previous = beside;
+    return k;
+  };
+  LayerStep coll;
+  coll.kind = LayerStep::Kind::collective;
+  coll.bytes = 1;
+  // 1 ms kernel ‖ 3 ms collective, then a 2 ms kernel: 5 ms, 3 ms of it kernels.
+  p.steps = {kernel(1e-3, 0), coll, kernel(2e-3)};
+  p.steps[1].beside_previous = true;
+  p.steps[1].pair = 0;
+  p.pairs.resize(1);
+  const CollectiveTime three_ms = [](CollectiveOp, double) { return 3e-3; };
+  const PassTime plain = pass_time(p, three_ms);
+  EXPECT_NEAR(plain.total_s, 5e-3, 1e-15);
+  EXPECT_NEAR(plain.kernel_s, 3e-3, 1e-15);
+  EXPECT_NEAR(plain.exposed_comm_s, 2e-3, 1e-15);
+  // The pair rewritten as one 1.5 ms step: 3.5 ms, all of it compute.
+  const PassTime fused = pass_time(p, three_ms, [](const models::OverlapProblem&) { return 1.5e-3; });
+  EXPECT_NEAR(fused.total_s, 3.5e-3, 1e-15);
+  EXPECT_NEAR(fused.exposed_comm_s, 0, 1e-15);
+}
+
+}  // namespace
+}  // namespace parallax

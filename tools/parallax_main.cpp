@@ -20,6 +20,7 @@
 #include "sim/io/input_error.h"
 #include "tools/bench_command.h"
 #include "tools/bench_fabric.h"
+#include "tools/bench_training.h"
 #include "tools/cli_checks.h"
 #include "tools/cli_suggestions.h"
 #include "tools/compare_command.h"
@@ -95,6 +96,7 @@ int main(int argc, char** argv) {
   parallax::ScaleBenchmarks scale_bench(*bench_cmd);  // bench flows, bench overlap
   parallax::ServerlessBench serverless_bench(*bench_cmd);
   parallax::FabricBench fabric_bench(*bench_cmd);
+  parallax::TrainingBench training_bench(*bench_cmd);
 
   parallax::PredictCommands predict(app);
 
@@ -147,5 +149,6 @@ int main(int argc, char** argv) {
   if (scale_bench.parsed()) return guarded([&] { return scale_bench.run(); });
   if (serverless_bench.parsed()) return guarded([&] { return serverless_bench.run(); });
   if (fabric_bench.parsed()) return guarded([&] { return fabric_bench.run(); });
+  if (training_bench.parsed()) return guarded([&] { return training_bench.run(); });
   return 2;
 }

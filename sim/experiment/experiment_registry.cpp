@@ -12,6 +12,7 @@
 #include "sim/scenario/multiplex_workload.h"
 #include "sim/scenario/overlap_workload.h"
 #include "sim/scenario/serverless_workload.h"
+#include "sim/scenario/training_workload.h"
 #include "sim/scenario/transfer_workload.h"
 
 namespace parallax {
@@ -29,16 +30,19 @@ Result run_multiplex(const Scenario&, const ExperimentContext&);
 HtmlReport multiplex_page(const Scenario&, const Result&);
 Result run_cluster_packing(const Scenario&, const ExperimentContext&);
 HtmlReport cluster_packing_page(const Scenario&, const Result&);
+Result run_training(const Scenario&, const ExperimentContext&);
+HtmlReport training_page(const Scenario&, const Result&);
 
 namespace {
 
-constexpr std::array<Experiment, 6> kExperiments{{
+constexpr std::array<Experiment, 7> kExperiments{{
     {"transfers", read_transfer_workload, run_transfers, transfers_page},
     {"overlap", read_overlap_workload, run_overlap, overlap_page},
     {"serverless", read_serverless_workload, run_serverless, serverless_page},
     {"colocate", read_colocate_workload, run_colocate, colocate_page},
     {"multiplex", read_multiplex_workload, run_multiplex, multiplex_page},
     {"cluster_packing", read_cluster_packing_workload, run_cluster_packing, cluster_packing_page},
+    {"training", read_training_workload, run_training, training_page},
 }};
 
 }  // namespace

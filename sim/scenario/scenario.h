@@ -15,6 +15,7 @@
 #include "sim/scenario/multiplex_workload.h"
 #include "sim/scenario/overlap_workload.h"
 #include "sim/scenario/serverless_workload.h"
+#include "sim/scenario/training_workload.h"
 
 namespace parallax {
 
@@ -78,6 +79,7 @@ struct Scenario {
   ColocateWorkloadSpec colocate;  // workload_kind == "colocate"
   MultiplexWorkloadSpec multiplex;  // workload_kind == "multiplex"
   ClusterPackingWorkloadSpec cluster_packing;  // workload_kind == "cluster_packing"
+  TrainingWorkloadSpec training;  // workload_kind == "training"
   OutputSpec output;
 };
 

@@ -14,6 +14,7 @@
 #include "sim/scenario/overlap_workload.h"
 #include "sim/scenario/schema_recorder.h"
 #include "sim/scenario/serverless_workload.h"
+#include "sim/scenario/training_workload.h"
 #include "sim/scenario/transfer_workload.h"
 
 namespace parallax {
@@ -25,13 +26,14 @@ struct WorkloadKind {
   WorkloadReader read;
 };
 
-constexpr std::array<WorkloadKind, 6> kKinds{{
+constexpr std::array<WorkloadKind, 7> kKinds{{
     {"transfers", read_transfer_workload},
     {"overlap", read_overlap_workload},
     {"serverless", read_serverless_workload},
     {"colocate", read_colocate_workload},
     {"multiplex", read_multiplex_workload},
     {"cluster_packing", read_cluster_packing_workload},
+    {"training", read_training_workload},
 }};
 
 }  // namespace

@@ -1,0 +1,127 @@
+// File: sim/policies/training/step_graph_run_test.cpp
+// StepGraphRun on hand-checkable graphs: timers and solo_s kernels give exact times, so the
+// summary's partition of the step (compute / exposed comm / idle) is known in advance.
+#include "sim/policies/training/step_graph_run.h"
+
+#include <gtest/gtest.h>
+
+#include "sim/engine/engine.h"
+#include "sim/platform/sim_platform.h"
+#include "sim/scenario/scenario_loader.h"
+
+namespace parallax {
+namespace {
+
+StepTask kernel_of(int rank, double solo_s, std::vector<uint32_t> deps) {
+  StepTask t;
+  t.kind = StepTask::Kind::compute;
+  t.rank = rank;
+  t.kernel.name = "k";
+  t.kernel.solo_s = solo_s;
+  t.deps = std::move(deps);
+  return t;
+}
+
+StepTask delay_of(int rank, double s, std::vector<uint32_t> deps) {
+  StepTask t;
+  t.kind = StepTask::Kind::delay;
+  t.rank = rank;
+  t.delay_s = s;
+  t.deps = std::move(deps);
+  return t;
+}
+
+TEST(StepGraphRun, ChainOfDelaysAcrossRanksLeavesTheOtherRankIdle) {
+  // rank 0: 1 ms, then rank 1: 2 ms after it. Step 3 ms; rank 0 idle 2 ms, rank 1 idle 1 ms.
+  Engine engine;
+  SimPlatform hw(engine, load_hardware_preset("dgx-a100"));
+  StepGraph g;
+  g.ranks = 2;
+  g.tasks = {delay_of(0, 1e-3, {}), delay_of(1, 2e-3, {0})};
+  StepGraphRun run(hw, g);
+  run.start();
+  engine.run();
+  ASSERT_TRUE(run.finished());
+  const StepSummary s = step_summary(g, run);
+  EXPECT_NEAR(s.step_time_s, 3e-3, 1e-12);
+  EXPECT_NEAR(s.ranks[0].compute_s, 1e-3, 1e-12);
+  EXPECT_NEAR(s.ranks[0].idle_s, 2e-3, 1e-12);
+  EXPECT_NEAR(s.ranks[1].compute_s, 2e-3, 1e-12);
+  EXPECT_NEAR(s.ranks[1].idle_s, 1e-3, 1e-12);
+  EXPECT_NEAR((run.task_start(1) - run.task_finish(0)).to_seconds(), 0, 1e-12);
+}
+
+TEST(StepGraphRun, CommunicationUnderComputeIsNotExposed) {
+  // rank 0 computes 10 ms while a small all-reduce over ranks 0..7 runs: it is hidden on rank 0,
+  // exposed on ranks 1..7 (which compute nothing).
+  Engine engine;
+  SimPlatform hw(engine, load_hardware_preset("dgx-a100"));
+  StepGraph g;
+  g.ranks = 8;
+  StepTask ar;
+  ar.kind = StepTask::Kind::collective;
+  ar.op = CollectiveOp::all_reduce;
+  ar.group = {0, 1, 2, 3, 4, 5, 6, 7};
+  ar.bytes = 64e6;
+  g.tasks = {delay_of(0, 10e-3, {}), ar};
+  StepGraphRun run(hw, g);
+  run.start();
+  engine.run();
+  ASSERT_TRUE(run.finished());
+  const StepSummary s = step_summary(g, run);
+  const double ar_s = (run.task_finish(1) - run.task_start(1)).to_seconds();
+  ASSERT_GT(ar_s, 0);
+  ASSERT_LT(ar_s, 10e-3);
+  EXPECT_NEAR(s.step_time_s, 10e-3, 1e-12);
+  EXPECT_NEAR(s.ranks[0].exposed_comm_s, 0, 1e-12);
+  EXPECT_NEAR(s.ranks[3].exposed_comm_s, ar_s, 1e-12);
+  EXPECT_NEAR(s.ranks[3].idle_s, 10e-3 - ar_s, 1e-12);
+}
+
+TEST(StepGraphRun, KernelsOnOneGpuShareItAndASendWaitsForItsProducer) {
+  // Two 1 ms kernels on rank 0 at once share the GPU: both end at 2 ms. The send then starts.
+  Engine engine;
+  SimPlatform hw(engine, load_hardware_preset("dgx-a100"));
+  StepGraph g;
+  g.ranks = 2;
+  StepTask send;
+  send.kind = StepTask::Kind::send;
+  send.rank = 0;
+  send.peer = 1;
+  send.bytes = 1e6;
+  send.deps = {0, 1};
+  g.tasks = {kernel_of(0, 1e-3, {}), kernel_of(0, 1e-3, {}), send};
+  StepGraphRun run(hw, g);
+  run.start();
+  engine.run();
+  ASSERT_TRUE(run.finished());
+  EXPECT_NEAR(run.task_finish(0).to_seconds(), 2e-3, 1e-6);
+  EXPECT_EQ(run.task_start(2), std::max(run.task_finish(0), run.task_finish(1)));
+  EXPECT_GT(run.task_finish(2), run.task_start(2));
+  const StepSummary s = step_summary(g, run);
+  EXPECT_NEAR(s.ranks[1].exposed_comm_s, (run.task_finish(2) - run.task_start(2)).to_seconds(), 1e-12);
+}
+
+TEST(StepGraphRun, RejectsMalformedGraphs) {
+  Engine engine;
+  SimPlatform hw(engine, load_hardware_preset("dgx-a100"));
+  StepGraph forward_dep;
+  forward_dep.ranks = 1;
+  forward_dep.tasks = {delay_of(0, 1e-3, {0})};
+  EXPECT_THROW(StepGraphRun(hw, forward_dep), std::invalid_argument);
+  StepGraph bad_rank;
+  bad_rank.ranks = 1;
+  bad_rank.tasks = {delay_of(3, 1e-3, {})};
+  EXPECT_THROW(StepGraphRun(hw, bad_rank), std::invalid_argument);
+  StepGraph self_send;
+  self_send.ranks = 2;
+  StepTask s;
+  s.kind = StepTask::Kind::send;
+  s.rank = 1;
+  s.peer = 1;
+  self_send.tasks = {s};
+  EXPECT_THROW(StepGraphRun(hw, self_send), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace parallax

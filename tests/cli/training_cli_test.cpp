@@ -1,0 +1,117 @@
+// File: tests/cli/training_cli_test.cpp
+// `parallax run` for workload kind training as a user runs it: the summary's fields and their
+// arithmetic, identical bytes for two runs, H100 faster than A100 on one layout, the overlap
+// selector never slower than the models' sequential baseline, the layout search, and exit 2 with
+// the place for a layout that does not fit or cannot be cut.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/support/cli_harness.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using namespace parallax::cli_test;
+
+const std::string kSmall = (kSource / "tests/data/training/small.yaml").string();
+
+nlohmann::json run_small(const std::string& name, const std::string& sets = "") {
+  const fs::path out = fresh_temp_dir("parallax_training_cli", name);
+  const Result r = run("run " + kSmall + " --quiet " + sets + " --out " + out.string());
+  EXPECT_EQ(r.code, 0) << r.output;
+  return nlohmann::json::parse(slurp(out / "summary.json"));
+}
+
+TEST(TrainingCli, SummaryFieldsAddUp) {
+  const nlohmann::json s = run_small("fields");
+  const double step = s.at("step_time_s");
+  ASSERT_GT(step, 0);
+  EXPECT_EQ(s.at("gpus"), 16);
+  EXPECT_EQ(s.at("micro_batches"), 8);  // 32 sequences / dp 2 / micro_batch 2
+  EXPECT_NEAR(s.at("tflops_per_gpu").get<double>(), s.at("flops_per_step").get<double>() / step / 16 / 1e12, 1e-9);
+  ASSERT_EQ(s.at("stages").size(), 2u);
+  double idle = 0;
+  for (const auto& st : s.at("stages")) {
+    EXPECT_NEAR(st.at("compute_s").get<double>() + st.at("exposed_comm_s").get<double>() + st.at("idle_s").get<double>(),
+                step, 1e-9);
+    EXPECT_GT(st.at("exposed_comm_s").get<double>(), 0);
+    idle += st.at("idle_s").get<double>();
+  }
+  EXPECT_NEAR(s.at("bubble_fraction").get<double>(), idle / 2 / step, 1e-9);
+  EXPECT_GT(s.at("bubble_fraction").get<double>(), 0);
+  EXPECT_LE(s.at("memory_per_gpu_bytes").get<double>(), s.at("gpu_memory_bytes").get<double>());
+}
+
+TEST(TrainingCli, TwoRunsGiveIdenticalBytes) {
+  std::string first[2];
+  for (int i = 0; i < 2; ++i) {
+    const fs::path out = fresh_temp_dir("parallax_training_cli", "det" + std::to_string(i));
+    const Result r = run("run " + kSmall + " --quiet --out " + out.string());
+    ASSERT_EQ(r.code, 0) << r.output;
+    const std::string both = slurp(out / "summary.json") + slurp(out / "trace.json");
+    if (i == 0) {
+      first[0] = both;
+    } else {
+      EXPECT_EQ(both, first[0]);
+    }
+  }
+}
+
+TEST(TrainingCli, H100IsFasterThanA100) {
+  const double a100 = run_small("a100").at("step_time_s");
+  const double h100 = run_small("h100", "--set hardware.preset=dgx-h100").at("step_time_s");
+  EXPECT_LT(h100, a100);
+}
+
+TEST(TrainingCli, OverlapSelectorIsNoSlowerThanItsSequentialBaseline) {
+  const nlohmann::json s = run_small("auto_overlap", "--set workload.overlap.strategy=auto");
+  EXPECT_LE(s.at("step_time_s").get<double>(), s.at("step_time_sequential_s").get<double>());
+  EXPECT_NEAR(s.at("overlap_speedup").get<double>(),
+              s.at("step_time_sequential_s").get<double>() / s.at("step_time_s").get<double>(), 1e-9);
+  const nlohmann::json seq = run_small("seq_overlap", "--set workload.overlap.strategy=sequential");
+  EXPECT_DOUBLE_EQ(seq.at("overlap_speedup").get<double>(), 1.0);
+}
+
+TEST(TrainingCli, AutoKeepsTheFastestLayoutThatFits) {
+  const nlohmann::json s = run_small("auto", "--set workload.micro_batch=auto --set workload.schedule=auto");
+  const auto& search = s.at("layout_search");
+  ASSERT_GT(search.size(), 3u);
+  for (const auto& row : search)
+    if (row.at("fits").get<bool>()) {
+      EXPECT_GE(row.at("step_time_s").get<double>(), s.at("step_time_s").get<double>());
+    }
+}
+
+TEST(TrainingCli, ALayoutThatDoesNotFitIsExitTwoAtTheMicroBatch) {
+  const fs::path dir = fresh_temp_dir("parallax_training_cli", "oom");
+  std::string yaml = slurp(kSmall);
+  yaml.replace(yaml.find("micro_batch: 2"), 14, "micro_batch: 16");
+  yaml.replace(yaml.find("recompute: selective"), 20, "recompute: none");
+  yaml.replace(yaml.find("hidden: 2048"), 12, "hidden: 8192");
+  yaml.replace(yaml.find("layers: 8"), 9, "layers: 48");
+  const fs::path file = dir / "oom.yaml";
+  std::ofstream(file) << yaml;
+  const Result r = run("run " + file.string() + " --quiet");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find(file.string() + ":12:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("does not fit in GPU memory"), std::string::npos) << r.output;
+}
+
+TEST(TrainingCli, LayoutErrorsNameTheKey) {
+  for (const auto& [set, expect] : std::initializer_list<std::pair<std::string, std::string>>{
+           {"workload.parallel.tp=3", "'workload.model.heads': heads 16 is not divisible by parallel.tp 3"},
+           {"workload.parallel.dp=8", "tp·pp·dp = 4·2·8 = 64 GPUs, the cluster has 16"},
+           {"workload.micro_batch=3", "not a multiple of micro_batch 3"},
+           {"workload.schedule=1f1c", "did you mean '1f1b'"}}) {
+    const Result r = run("run " + kSmall + " --quiet --set " + set);
+    EXPECT_EQ(r.code, 2) << set << ": " << r.output;
+    EXPECT_NE(r.output.find(expect), std::string::npos) << set << ": " << r.output;
+  }
+}
+
+}  // namespace

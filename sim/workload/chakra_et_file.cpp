@@ -5,8 +5,12 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+
+#include <zlib.h>
 
 #include "sim/io/input_error.h"
+#include "sim/io/input_file.h"
 
 namespace parallax {
 
@@ -118,6 +122,36 @@ std::optional<std::vector<int64_t>> integer_list(const AttributeProto& a) {
 }
 
 }  // namespace
+
+std::string inflate_chakra_et(std::string bytes, const std::string& path) {
+  if (bytes.size() < 2 || static_cast<uint8_t>(bytes[0]) != 0x1f || static_cast<uint8_t>(bytes[1]) != 0x8b)
+    return bytes;
+  z_stream z{};
+  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)  // 16+: a gzip header, not zlib's
+    throw std::runtime_error("zlib: inflateInit2 failed");
+  z.next_in = reinterpret_cast<Bytef*>(bytes.data());
+  z.avail_in = static_cast<uInt>(bytes.size());
+  std::string out;
+  int status = Z_OK;
+  while (status == Z_OK) {
+    if (out.size() >= kMaxInputFileBytes) {
+      inflateEnd(&z);
+      throw InputError({path, 0, 0}, "", fmt::format("gzip-compressed ET inflates beyond {} bytes", kMaxInputFileBytes));
+    }
+    const size_t done = out.size();
+    out.resize(done + (size_t{1} << 20));
+    z.next_out = reinterpret_cast<Bytef*>(out.data() + done);
+    z.avail_out = static_cast<uInt>(out.size() - done);
+    status = inflate(&z, Z_NO_FLUSH);
+    out.resize(out.size() - z.avail_out);
+    if (status == Z_BUF_ERROR && z.avail_in == 0) break;  // the input ended inside the stream
+  }
+  inflateEnd(&z);
+  if (status != Z_STREAM_END)
+    throw InputError({path, 0, 0}, "",
+                     fmt::format("corrupt or truncated gzip stream (zlib status {})", status));
+  return out;
+}
 
 ChakraEtFile parse_chakra_et(std::string_view bytes, const std::string& path) {
   if (bytes.empty()) throw InputError({path, 0, 0}, "", "empty file: an ET starts with its GlobalMetadata");

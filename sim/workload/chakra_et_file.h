@@ -1,7 +1,7 @@
 // File: sim/workload/chakra_et_file.h
 // One Chakra execution-trace file in memory and back: a GlobalMetadata message, then Node messages,
-// each preceded by its length as a base-128 varint (Chakra's protoio framing; gzip-compressed ETs
-// are not read). The schema is sim/workload/chakra_et_def.proto. Typed access to node attributes,
+// each preceded by its length as a base-128 varint (Chakra's protoio framing), the whole file
+// optionally gzip-compressed (recognised by its magic bytes, as Chakra's reader does). The schema is sim/workload/chakra_et_def.proto. Typed access to node attributes,
 // which Chakra writers fill with varying integer members (int32_val, int64_val, uint64_val ...):
 // the getters accept any integer member and name the node and the attribute when the value has
 // the wrong type or range.
@@ -22,7 +22,11 @@ struct ChakraEtFile {
   std::vector<ChakraProtoMsg::Node> nodes;  // in file order
 };
 
-// Parses an ET held in `bytes`. Throws InputError at `path` for an empty file, a truncated length
+// `bytes` inflated when they start with gzip's magic (1f 8b), else unchanged. Throws InputError at
+// `path` for a corrupt or truncated gzip stream, or one that inflates beyond kMaxInputFileBytes.
+std::string inflate_chakra_et(std::string bytes, const std::string& path);
+
+// Parses an ET held in `bytes` (not compressed). Throws InputError at `path` for an empty file, a truncated length
 // prefix or message, or a message protobuf cannot parse, with the message's index and byte offset.
 ChakraEtFile parse_chakra_et(std::string_view bytes, const std::string& path);
 // The file's bytes: metadata, then each node, each length-prefixed.

@@ -435,7 +435,7 @@ std::vector<ChakraRankTrace> read_chakra_dir(const std::string& dir) {
       throw InputError({dir, 0, 0}, "",
                        fmt::format("missing rank {}: no {}.{}.et (ranks found: {} up to {})", ranks.size(), name,
                                    ranks.size(), paths.begin()->first, paths.rbegin()->first));
-    ranks.push_back({path, parse_chakra_et(read_input_text(path), path)});
+    ranks.push_back({path, parse_chakra_et(inflate_chakra_et(read_input_text(path), path), path)});
   }
   return ranks;
 }

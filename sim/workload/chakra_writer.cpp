@@ -82,7 +82,9 @@ std::vector<ChakraEtFile> chakra_ets_of(const StepGraph& graph) {
       Node& n = ets[r].nodes.emplace_back();
       n.set_id(i);
       n.set_name(t.label);
-      for (const auto d : t.deps) {
+      auto deps = t.deps;  // ascending: the reader's order, so a set read and written back is unchanged
+      std::sort(deps.begin(), deps.end());
+      for (const auto d : deps) {
         if (d >= i) throw std::invalid_argument(fmt::format("task {} depends on later task {}", i, d));
         const auto& dr = task_ranks[d];
         if (std::find(dr.begin(), dr.end(), r) != dr.end()) n.add_data_deps(d);

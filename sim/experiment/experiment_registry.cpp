@@ -7,6 +7,7 @@
 
 #include "sim/experiment/experiment.h"
 #include "sim/platform/sim_platform.h"
+#include "sim/scenario/chakra_workload.h"
 #include "sim/scenario/cluster_packing_workload.h"
 #include "sim/scenario/colocate_workload.h"
 #include "sim/scenario/multiplex_workload.h"
@@ -29,16 +30,19 @@ Result run_multiplex(const Scenario&, const ExperimentContext&);
 HtmlReport multiplex_page(const Scenario&, const Result&);
 Result run_cluster_packing(const Scenario&, const ExperimentContext&);
 HtmlReport cluster_packing_page(const Scenario&, const Result&);
+Result run_chakra(const Scenario&, const ExperimentContext&);
+HtmlReport chakra_page(const Scenario&, const Result&);
 
 namespace {
 
-constexpr std::array<Experiment, 6> kExperiments{{
+constexpr std::array<Experiment, 7> kExperiments{{
     {"transfers", read_transfer_workload, run_transfers, transfers_page},
     {"overlap", read_overlap_workload, run_overlap, overlap_page},
     {"serverless", read_serverless_workload, run_serverless, serverless_page},
     {"colocate", read_colocate_workload, run_colocate, colocate_page},
     {"multiplex", read_multiplex_workload, run_multiplex, multiplex_page},
     {"cluster_packing", read_cluster_packing_workload, run_cluster_packing, cluster_packing_page},
+    {"chakra", read_chakra_workload, run_chakra, chakra_page},
 }};
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "sim/scenario/chakra_workload.h"
 #include "sim/scenario/cluster_packing_workload.h"
 #include "sim/scenario/colocate_workload.h"
 #include "sim/scenario/config_fields.h"
@@ -25,13 +26,14 @@ struct WorkloadKind {
   WorkloadReader read;
 };
 
-constexpr std::array<WorkloadKind, 6> kKinds{{
+constexpr std::array<WorkloadKind, 7> kKinds{{
     {"transfers", read_transfer_workload},
     {"overlap", read_overlap_workload},
     {"serverless", read_serverless_workload},
     {"colocate", read_colocate_workload},
     {"multiplex", read_multiplex_workload},
     {"cluster_packing", read_cluster_packing_workload},
+    {"chakra", read_chakra_workload},
 }};
 
 }  // namespace

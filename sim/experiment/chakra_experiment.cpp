@@ -18,6 +18,7 @@
 #include "sim/io/input_error.h"
 #include "sim/report/report_pages.h"
 #include "sim/report/run_timing.h"
+#include "sim/scenario/scenario_loader.h"
 #include "sim/workload/chakra_reader.h"
 
 namespace parallax {
@@ -178,13 +179,14 @@ Result run_chakra(const Scenario& sc, const ExperimentContext& ctx) {
                                  platform->gpu_count()));
 
   // Fit to the target: recorded durations scaled by recorded peak / the rank's GPU's peak.
+  const double recorded_peak = w.recorded_on.empty() ? 0 : load_hardware_preset(w.recorded_on).gpus.at(0).peak_flops;
   double flops = 0;
   bool flops_known = true;
   for (StepTask& t : graph.tasks) {
     if (t.kind != StepTask::Kind::compute) continue;
     if (t.kernel.solo_s > 0) {
       flops_known = false;
-      if (w.recorded_peak_flops > 0) t.kernel.solo_s *= w.recorded_peak_flops / platform->gpu(t.rank).peak_flops;
+      if (recorded_peak > 0) t.kernel.solo_s *= recorded_peak / platform->gpu(t.rank).peak_flops;
     }
     flops += t.kernel.flops;
   }

@@ -25,8 +25,7 @@ struct WorkloadContext;
 
 struct ChakraWorkloadSpec {
   std::string trace_dir;          // as resolved
-  std::string recorded_on;        // preset name; empty: durations as recorded
-  double recorded_peak_flops = 0; // that preset's first GPU's peak (0: no scaling)
+  std::string recorded_on;  // a hardware preset's name; empty: durations as recorded
   bool follow_ctrl_deps = false;
 };
 

@@ -20,7 +20,7 @@ namespace {
 using ChakraProtoMsg::Node;
 
 // Bounds that keep every value inside the runner's integer picoseconds and a double's exact range.
-constexpr double kMaxChakraDurationS = 1e6;          // 11.6 days per node
+constexpr double kMaxChakraDurationS = 1e5;  // 28 h per node, well inside Time after scaling
 constexpr int64_t kMaxChakraCount = int64_t{1} << 53;  // FLOPs, bytes
 constexpr int kMaxChakraRanks = 1 << 16;
 

@@ -5,8 +5,10 @@
 
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 
+#include <google/protobuf/stubs/logging.h>
 #include <zlib.h>
 
 #include "sim/io/input_error.h"
@@ -17,6 +19,26 @@ namespace parallax {
 namespace {
 
 using ChakraProtoMsg::AttributeProto;
+
+// What libprotobuf says about a message it cannot parse (invalid UTF-8 in a string field, ...): it
+// logs that to stderr; parallax keeps it for the InputError instead. The handler is installed
+// once per process (SetLogHandler is not thread-safe); the text is per thread (sweeps run in
+// threads).
+thread_local std::string protobuf_complaint;
+
+void keep_protobuf_complaint(google::protobuf::LogLevel, const char*, int, const std::string& message) {
+  protobuf_complaint = message;
+}
+
+// Parses `bytes` into `message`; false with the complaint kept when protobuf refuses them.
+bool parse_message(google::protobuf::Message& message, std::string_view bytes) {
+  static std::once_flag installed;
+  std::call_once(installed, [] { google::protobuf::SetLogHandler(keep_protobuf_complaint); });
+  protobuf_complaint.clear();
+  return message.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
+}
+
+std::string complaint_suffix() { return protobuf_complaint.empty() ? "" : " (protobuf: " + protobuf_complaint + ")"; }
 
 // A base-128 varint of at most 5 bytes (a uint32 length, as Chakra's WriteVarint32 writes it) at
 // bytes[pos]; nullopt when the bytes end inside it or it does not fit 32 bits.
@@ -158,15 +180,15 @@ ChakraEtFile parse_chakra_et(std::string_view bytes, const std::string& path) {
   ChakraEtFile file;
   size_t pos = 0;
   const auto metadata = next_message(bytes, pos, 0, path);
-  if (!file.metadata.ParseFromArray(metadata.data(), static_cast<int>(metadata.size())))
-    throw InputError({path, 0, 0}, "", "malformed GlobalMetadata at byte 0 (not a Chakra ET?)");
+  if (!parse_message(file.metadata, metadata))
+    throw InputError({path, 0, 0}, "", "malformed GlobalMetadata at byte 0 (not a Chakra ET?)" + complaint_suffix());
   while (pos < bytes.size()) {
     const size_t start = pos;
     const auto message = next_message(bytes, pos, file.nodes.size() + 1, path);
     auto& node = file.nodes.emplace_back();
-    if (!node.ParseFromArray(message.data(), static_cast<int>(message.size())))
+    if (!parse_message(node, message))
       throw InputError({path, 0, 0}, "",
-                       fmt::format("malformed node message {} at byte {}", file.nodes.size(), start));
+                       fmt::format("malformed node message {} at byte {}{}", file.nodes.size(), start, complaint_suffix()));
   }
   return file;
 }

@@ -310,7 +310,9 @@ class GraphBuilder {
   void link() {
     for (uint32_t u = 0; u < units_.size(); ++u) {
       auto& deps = units_[u].task.deps;
-      for (const auto& [r, i] : units_[u].members) {
+      for (const auto& member : units_[u].members) {
+        const int r = member.first;  // named, not bound: clang 14 cannot capture structured bindings
+        const uint32_t i = member.second;
         const auto& nd = node(r, i);
         const auto add = [&](uint64_t id, std::string_view field) {
           const auto it = ids_[r].find(id);

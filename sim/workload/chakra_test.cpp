@@ -164,6 +164,19 @@ TEST(Chakra, TruncatedFileNamesTheMessage) {
             std::string::npos);
 }
 
+TEST(Chakra, MalformedNodeMessageSaysWhatProtobufSaid) {
+  ChakraEtFile et;
+  auto& n = et.nodes.emplace_back();
+  n.set_id(3);
+  n.set_name("NAME");
+  std::string bytes = serialize_chakra_et(et);
+  bytes[bytes.find("NAME")] = '\xff';  // not UTF-8 in a proto3 string
+  const auto msg = input_error_of([&] { parse_chakra_et(bytes, "u.0.et"); });
+  EXPECT_NE(msg.find("u.0.et: malformed node message 1 at byte "), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(protobuf: String field 'ChakraProtoMsg.Node.name' contains invalid UTF-8"), std::string::npos)
+      << msg;
+}
+
 TEST(Chakra, GzipCompressedEtsAreInflated) {
   const auto bytes = serialize_chakra_et(chakra_ets_of(sample_graph())[0]);
   const auto dir = std::filesystem::path(testing::TempDir()) / "chakra_gzip";

@@ -186,7 +186,10 @@ Result run_chakra(const Scenario& sc, const ExperimentContext& ctx) {
     if (t.kind != StepTask::Kind::compute) continue;
     if (t.kernel.solo_s > 0) {
       flops_known = false;
-      if (recorded_peak > 0) t.kernel.solo_s *= recorded_peak / platform->gpu(t.rank).peak_flops;
+      if (recorded_peak > 0) {
+        const GpuId gpu = graph.gpu_of_rank.empty() ? t.rank : graph.gpu_of_rank[static_cast<size_t>(t.rank)];
+        t.kernel.solo_s *= recorded_peak / platform->gpu(gpu).peak_flops;
+      }
     }
     flops += t.kernel.flops;
   }

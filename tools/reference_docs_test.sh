@@ -12,7 +12,7 @@ cd "$2"
 # Every shipped scenario (not the hardware presets, catalogs or sweep files, which are not scenarios):
 # the committed ones in a git checkout (a colleague's file in progress does not count), else all.
 patterns=(scenarios/quickstart.yaml 'scenarios/bench/*.yaml' 'scenarios/colocate/*.yaml' 'scenarios/multiplex/*.yaml'
-          'scenarios/overlap/*.yaml' 'scenarios/serverless/*.yaml' 'scenarios/cluster/*.yaml' 'scenarios/training/*.yaml')
+          'scenarios/overlap/*.yaml' 'scenarios/serverless/*.yaml' 'scenarios/cluster/*.yaml' 'scenarios/training/*.yaml' 'scenarios/chakra/*.yaml')
 if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
   mapfile -t files < <(git ls-files -- "${patterns[@]}" | LC_ALL=C sort)
 else

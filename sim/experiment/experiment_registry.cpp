@@ -7,6 +7,7 @@
 
 #include "sim/experiment/experiment.h"
 #include "sim/platform/sim_platform.h"
+#include "sim/scenario/chakra_workload.h"
 #include "sim/scenario/cluster_packing_workload.h"
 #include "sim/scenario/colocate_workload.h"
 #include "sim/scenario/multiplex_workload.h"
@@ -32,6 +33,8 @@ Result run_cluster_packing(const Scenario&, const ExperimentContext&);
 HtmlReport cluster_packing_page(const Scenario&, const Result&);
 Result run_training(const Scenario&, const ExperimentContext&);
 HtmlReport training_page(const Scenario&, const Result&);
+Result run_chakra(const Scenario&, const ExperimentContext&);
+HtmlReport chakra_page(const Scenario&, const Result&);
 
 namespace {
 
@@ -43,6 +46,7 @@ constexpr std::array<Experiment, 7> kExperiments{{
     {"multiplex", read_multiplex_workload, run_multiplex, multiplex_page},
     {"cluster_packing", read_cluster_packing_workload, run_cluster_packing, cluster_packing_page},
     {"training", read_training_workload, run_training, training_page},
+    {"chakra", read_chakra_workload, run_chakra, chakra_page},
 }};
 
 }  // namespace

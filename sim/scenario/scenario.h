@@ -10,6 +10,7 @@
 
 #include "sim/engine/sim_time.h"
 #include "sim/platform/hardware_spec.h"
+#include "sim/scenario/chakra_workload.h"
 #include "sim/scenario/cluster_packing_workload.h"
 #include "sim/scenario/colocate_workload.h"
 #include "sim/scenario/multiplex_workload.h"
@@ -80,6 +81,7 @@ struct Scenario {
   MultiplexWorkloadSpec multiplex;  // workload_kind == "multiplex"
   ClusterPackingWorkloadSpec cluster_packing;  // workload_kind == "cluster_packing"
   TrainingWorkloadSpec training;  // workload_kind == "training"
+  ChakraWorkloadSpec chakra;  // workload_kind == "chakra"
   OutputSpec output;
 };
 

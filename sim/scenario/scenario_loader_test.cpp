@@ -114,7 +114,7 @@ TEST(ScenarioLoader, UnknownPresetAndKind) {
             "ring.yaml:2:11: unknown hardware preset 'dgx-h10' (did you mean 'dgx-h100'?); presets: a100x4-nvlink-pairs, "
             "a6000x8-nvlink-pairs, dgx-a100, dgx-h100, h100x4-nvlink-pairs, h200x1, v100x4-gn6e");
   EXPECT_EQ(error_of("name: r\nhardware: dgx-h100\nworkload: {kind: transfer}\n"),
-            "ring.yaml:3:18: unknown workload kind 'transfer' (did you mean 'transfers'?); kinds: transfers, overlap, serverless, colocate, multiplex, cluster_packing, training");
+            "ring.yaml:3:18: unknown workload kind 'transfer' (did you mean 'transfers'?); kinds: transfers, overlap, serverless, colocate, multiplex, cluster_packing, training, chakra");
 }
 
 TEST(ScenarioLoader, UnknownNodes) {

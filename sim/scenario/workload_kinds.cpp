@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "sim/scenario/chakra_workload.h"
 #include "sim/scenario/cluster_packing_workload.h"
 #include "sim/scenario/colocate_workload.h"
 #include "sim/scenario/config_fields.h"
@@ -34,6 +35,7 @@ constexpr std::array<WorkloadKind, 7> kKinds{{
     {"multiplex", read_multiplex_workload},
     {"cluster_packing", read_cluster_packing_workload},
     {"training", read_training_workload},
+    {"chakra", read_chakra_workload},
 }};
 
 }  // namespace

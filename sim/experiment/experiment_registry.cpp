@@ -38,7 +38,7 @@ HtmlReport chakra_page(const Scenario&, const Result&);
 
 namespace {
 
-constexpr std::array<Experiment, 7> kExperiments{{
+constexpr std::array<Experiment, 8> kExperiments{{
     {"transfers", read_transfer_workload, run_transfers, transfers_page},
     {"overlap", read_overlap_workload, run_overlap, overlap_page},
     {"serverless", read_serverless_workload, run_serverless, serverless_page},

@@ -89,6 +89,10 @@ void FlowSolver::release_class(FlowClassId id) {
   FlowClass& k = classes_.at(id);
   if (!k.live) throw std::logic_error("FlowSolver: class released twice");
   if (k.members != 0) throw std::logic_error("FlowSolver: releasing a class with active members");
+  // A class that emptied since the last solve still changes its constraints' other users: keep
+  // them as seeds of the next solve, which no longer sees this class's elements.
+  if (k.dirty)
+    for (const FlowElement& e : k.elements) released_seeds_.push_back(e.constraint);
   k.live = false;
   free_classes_.push_back(id);
 }
@@ -281,6 +285,14 @@ void FlowSolver::solve(Time now) {
     }
   }
   dirty_classes_.clear();
+  for (ConstraintId cid : released_seeds_) {
+    Constraint& c = constraints_[cid];
+    if (c.mark != epoch_) {
+      c.mark = epoch_;
+      comp_constraints_.push_back(cid);
+    }
+  }
+  released_seeds_.clear();
   // The connected component: constraints <-> classes with members.
   for (size_t i = 0; i < comp_constraints_.size(); ++i) {
     for (FlowClassId id : constraints_[comp_constraints_[i]].active) {

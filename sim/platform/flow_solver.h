@@ -198,6 +198,7 @@ class FlowSolver {
   // scratch reused by solve()
   std::vector<ConstraintId> comp_constraints_;
   std::vector<FlowClassId> comp_classes_;
+  std::vector<ConstraintId> released_seeds_;  // constraints of dirty classes released before solve()
   std::vector<FlowClassId> bounded_;
   std::vector<GroupId> touched_groups_;
   std::vector<ConstraintId> round_touched_;

@@ -191,6 +191,28 @@ TEST(SimPlatform, PartitionsReserveSmsAndCapBandwidth) {
   EXPECT_THROW(platform.create_partition(0, {51, 1.0, "x"}), PlatformError);
 }
 
+// A long kernel beside short ones shares the SMs only while they run: with n 0.1 ms kernels
+// launched beside a 10 ms one (all by time, whole GPU), the shorts end at 0.1·(n+1) ms and the long
+// one at 10 + 0.1·n ms (it lost 0.1·n ms of solo progress), not later.
+TEST(SimPlatform, ALongKernelSpeedsUpAgainWhenShortOnesFinish) {
+  for (int n : {1, 2, 8}) {
+    Engine engine;
+    HardwareSpec spec = anchor_crossbar(1, 1e9, 0);
+    spec.gpus[0].peak_flops = 1e15;
+    spec.gpus[0].hbm_Bps = 1e12;
+    spec.gpus[0].sms = 100;
+    SimPlatform platform(engine, spec);
+    Counter c;
+    c.engine = &engine;
+    platform.launch(0, kWholeGpu, {"long", 0, 0, 0, 10e-3}, c, 0);
+    for (int i = 1; i <= n; ++i) platform.launch(0, kWholeGpu, {"short", 0, 0, 0, 0.1e-3}, c, static_cast<uint64_t>(i));
+    engine.run();
+    ASSERT_EQ(c.done.size(), static_cast<size_t>(n + 1));
+    EXPECT_EQ(c.done.back(), std::make_pair(uint64_t{0}, Time::us(10000 + 100 * n))) << n;
+    EXPECT_EQ(c.done.front().second, Time::us(100 * (n + 1))) << n;
+  }
+}
+
 TEST(SimPlatform, MemoryCapacityIsEnforced) {
   Engine engine;
   HardwareSpec spec = anchor_crossbar(2, 1e9, 0);

@@ -27,7 +27,7 @@ struct WorkloadKind {
   WorkloadReader read;
 };
 
-constexpr std::array<WorkloadKind, 7> kKinds{{
+constexpr std::array<WorkloadKind, 8> kKinds{{
     {"transfers", read_transfer_workload},
     {"overlap", read_overlap_workload},
     {"serverless", read_serverless_workload},

@@ -276,10 +276,19 @@ TEST(Colocation, MpsSharingSlowsLs) {
   EXPECT_EQ(mig.m.ls_finished, 20);
 }
 
+// The interference term stretches a kernel launched beside another (alpha > 1) when the two
+// share the memory system (MPS), never under MIG. Request latency is not asserted: the term
+// stretches BE kernels as well, and in this hand case LS's mean latency comes out ~4 % lower
+// with it on (the longer BE kernels leave LS alone more often).
 TEST(Colocation, InterferenceTermSlowsSharedButNotMig) {
   const Outcome off = run("mps", spaced(20, Time::ms(3)), {}, false);
   const Outcome on = run("mps", spaced(20, Time::ms(3)), {}, true);
-  EXPECT_GT(on.m.ls_mean_latency_s, off.m.ls_mean_latency_s);
+  double ls_alpha_max = 1, off_alpha_max = 1;
+  for (const ColocationKernelNote& n : on.notes)
+    if (n.ls) ls_alpha_max = std::max(ls_alpha_max, n.alpha);
+  for (const ColocationKernelNote& n : off.notes) off_alpha_max = std::max(off_alpha_max, n.alpha);
+  EXPECT_GT(ls_alpha_max, 1.0);
+  EXPECT_EQ(off_alpha_max, 1.0);
   const Outcome mig_off = run("mig", spaced(20, Time::ms(3)), {}, false);
   const Outcome mig_on = run("mig", spaced(20, Time::ms(3)), {}, true);
   EXPECT_EQ(mig_off.m.ls_latencies_s, mig_on.m.ls_latencies_s);

@@ -3,7 +3,6 @@
 
 #include <gtest/gtest.h>
 
-#include "models/inference_kernels.h"
 #include "models/kernel_interference.h"
 
 namespace parallax {
@@ -62,32 +61,6 @@ TEST(KernelInterference, DefaultChargesOnlyTheOthersL2) {
   EXPECT_DOUBLE_EQ(interference_slowdown(rtx3080, {0.5, 0.5}, {0.5, 0.5}), 1.0);
   EXPECT_NEAR(interference_slowdown(rtx3080, {0, 0}, {1, 0}), 1.056, 1e-12);
   EXPECT_DOUBLE_EQ(interference_slowdown({0, 0, 0, 0, 0.5}, {}, {}), 1.0);
-}
-
-TEST(InferenceKernels, ScaleWithBatch) {
-  const std::vector<LayerFigures> layers{{"a", 1e9, 1e6}, {"b", 2e6, 4e6}};
-  const auto k1 = inference_kernels("m", layers, 1);
-  const auto k8 = inference_kernels("m", layers, 8);
-  ASSERT_EQ(k8.size(), 2u);
-  EXPECT_EQ(k8[0].name, "m/a");
-  EXPECT_DOUBLE_EQ(k8[0].shape.flops, 8e9);
-  EXPECT_DOUBLE_EQ(k8[0].shape.dram_bytes, 1e6 + 8e9 / 100);
-  EXPECT_EQ(k1[0].shape.grid_blocks, 60);   // ceil(1e9 / 16.78e6)
-  EXPECT_EQ(k8[0].shape.grid_blocks, 477);  // ceil(8e9 / 16.78e6)
-  EXPECT_EQ(k1[1].shape.grid_blocks, 1);
-  EXPECT_THROW(inference_kernels("m", layers, 0), std::invalid_argument);
-}
-
-// With block_bytes, the grid is the larger of the FLOP tiling and the byte tiling: layer b (4 MB of
-// weights, 2 MFLOP): ceil((4e6 + 8·2e6/100) / 65536) = 64 blocks instead of the 1 its FLOPs give;
-// layer a: max(ceil(8e9 / 16.78e6) = 477, ceil((1e6 + 8e9/100) / 65536) = 1236).
-TEST(InferenceKernels, MemoryBoundKernelsAreTiledOverTheirBytes) {
-  const std::vector<LayerFigures> layers{{"a", 1e9, 1e6}, {"b", 2e6, 4e6}};
-  InferenceKernelAssumptions a;
-  a.block_bytes = 65536;
-  const auto k8 = inference_kernels("m", layers, 8, a);
-  EXPECT_EQ(k8[1].shape.grid_blocks, 64);
-  EXPECT_EQ(k8[0].shape.grid_blocks, 1236);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "sim/experiment/policy_summary.h"
 #include "sim/io/input_error.h"
 #include "sim/report/report_pages.h"
+#include "sim/policies/training/step_graph_run.h"
 #include "sim/report/run_timing.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/workload/chakra_reader.h"
@@ -25,83 +26,6 @@ namespace parallax {
 
 namespace {
 
-// ---------------------------------------------------------------------------------------------
-// MINIMAL PRIVATE RUNNER, to be replaced at merge by the StepGraph runner of
-// sim/policies/training/ (issue 23, part 1): one platform activity per task, issued when its
-// dependencies have finished. A one-member collective moves nothing and finishes at once.
-class ChakraStepRun final : public CompletionListener {
- public:
-  ChakraStepRun(Platform& platform, const StepGraph& graph) : platform_(platform), graph_(graph) {
-    const size_t n = graph.tasks.size();
-    waiting_.resize(n);
-    dependents_.resize(n);
-    start_.assign(n, Time::zero());
-    end_.assign(n, Time::zero());
-    for (uint32_t t = 0; t < n; ++t) {
-      waiting_[t] = static_cast<uint32_t>(graph.tasks[t].deps.size());
-      for (const auto d : graph.tasks[t].deps) dependents_[d].push_back(t);
-    }
-  }
-
-  void start() {
-    for (uint32_t t = 0; t < graph_.tasks.size(); ++t)
-      if (waiting_[t] == 0) issue(t);
-  }
-
-  void on_complete(uint64_t tag) override {
-    const auto t = static_cast<uint32_t>(tag);
-    end_[t] = platform_.now();
-    ++done_;
-    for (const auto d : dependents_[t])
-      if (--waiting_[d] == 0) issue(d);
-  }
-
-  bool finished() const { return done_ == graph_.tasks.size(); }
-  const std::vector<Time>& starts() const { return start_; }
-  const std::vector<Time>& ends() const { return end_; }
-
- private:
-  GpuId gpu_of(int rank) const {
-    return graph_.gpu_of_rank.empty() ? rank : graph_.gpu_of_rank[static_cast<size_t>(rank)];
-  }
-
-  void issue(uint32_t t) {
-    const StepTask& task = graph_.tasks[t];
-    start_[t] = platform_.now();
-    switch (task.kind) {
-      case StepTask::Kind::compute:
-        platform_.launch(gpu_of(task.rank), kWholeGpu, task.kernel, *this, t);
-        break;
-      case StepTask::Kind::delay:
-        platform_.call_at(platform_.now() + Time::seconds(task.delay_s), *this, t);
-        break;
-      case StepTask::Kind::collective: {
-        if (task.group.size() < 2) {
-          platform_.call_at(platform_.now(), *this, t);
-          break;
-        }
-        std::vector<GpuId> gpus;
-        for (const int r : task.group) gpus.push_back(gpu_of(r));
-        platform_.collective(task.op, gpus, Bytes(std::llround(task.bytes)), default_algo(task.op), *this, t,
-                             task.label);
-        break;
-      }
-      case StepTask::Kind::send:
-        platform_.copy(Endpoint::gpu(gpu_of(task.rank)), Endpoint::gpu(gpu_of(task.peer)),
-                       Bytes(std::llround(task.bytes)), *this, t, task.label);
-        break;
-    }
-  }
-
-  Platform& platform_;
-  const StepGraph& graph_;
-  std::vector<uint32_t> waiting_;
-  std::vector<std::vector<uint32_t>> dependents_;
-  std::vector<Time> start_, end_;
-  size_t done_ = 0;
-};
-// END OF THE PRIVATE RUNNER
-// ---------------------------------------------------------------------------------------------
 
 using ChakraSpan = std::pair<Time, Time>;
 
@@ -130,12 +54,12 @@ struct ChakraRankTime {
   double compute_s = 0, exposed_comm_s = 0, host_s = 0, idle_s = 0;
 };
 
-std::vector<ChakraRankTime> rank_times(const StepGraph& g, const std::vector<Time>& start, const std::vector<Time>& end,
-                                       double step_s) {
+// Like step_summary (sim/policies/training/step_graph_run.h), with host work (delay tasks) apart.
+std::vector<ChakraRankTime> rank_times(const StepGraph& g, const StepGraphRun& run, double step_s) {
   std::vector<std::vector<ChakraSpan>> compute(g.ranks), comm(g.ranks), host(g.ranks);
   for (size_t t = 0; t < g.tasks.size(); ++t) {
     const StepTask& task = g.tasks[t];
-    const ChakraSpan span{start[t], end[t]};
+    const ChakraSpan span{run.task_start(static_cast<uint32_t>(t)), run.task_finish(static_cast<uint32_t>(t))};
     switch (task.kind) {
       case StepTask::Kind::compute: compute[task.rank].push_back(span); break;
       case StepTask::Kind::delay: host[task.rank].push_back(span); break;
@@ -194,14 +118,12 @@ Result run_chakra(const Scenario& sc, const ExperimentContext& ctx) {
     flops += t.kernel.flops;
   }
 
-  ChakraStepRun run(*platform, graph);
+  StepGraphRun run(*platform, graph);
   run.start();
   engine.run();
   if (!run.finished()) throw std::logic_error("chakra: the step graph did not finish");
-  Time last = Time::zero();
-  for (const Time& e : run.ends()) last = std::max(last, e);
-  const double step_s = last.to_seconds();
-  const auto per_rank = rank_times(graph, run.starts(), run.ends(), step_s);
+  const double step_s = run.finished_at().to_seconds();
+  const auto per_rank = rank_times(graph, run, step_s);
 
   Result r;
   nlohmann::ordered_json& summary = r.summary;

@@ -86,8 +86,8 @@ StepGraphRun::StepGraphRun(Platform& platform, const StepGraph& graph, Collectiv
           throw std::invalid_argument(fmt::format("step task {} ('{}') sends to its own rank", t, task.label));
         break;
       case StepTask::Kind::collective: {
-        if (task.group.size() < 2)
-          throw std::invalid_argument(fmt::format("step task {} ('{}'): a collective needs two ranks or more", t, task.label));
+        if (task.group.empty())
+          throw std::invalid_argument(fmt::format("step task {} ('{}'): a collective needs a rank or more", t, task.label));
         std::vector<int> sorted = task.group;
         std::sort(sorted.begin(), sorted.end());
         if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
@@ -132,6 +132,10 @@ void StepGraphRun::issue(uint32_t t) {
                      *this, t, task.label);
       return;
     case StepTask::Kind::collective: {
+      if (task.group.size() == 1) {  // one rank moves nothing (a Chakra trace of one rank has them)
+        platform_.call_at(platform_.now(), *this, t);
+        return;
+      }
       group_gpus_.clear();
       for (int r : task.group) group_gpus_.push_back(gpu_of(r));
       const CollectiveAlgo algo = runs(algo_, task.op) ? algo_ : default_algo(task.op);

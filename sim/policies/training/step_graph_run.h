@@ -23,7 +23,7 @@ namespace parallax {
 class StepGraphRun final : public CompletionListener {
  public:
   // Checks the graph (deps point to earlier tasks, ranks and groups in range, a collective's
-  // group of at least two distinct ranks, a send's peer another rank) and throws
+  // group of distinct ranks (one rank: it finishes at once, moving nothing), a send's peer another rank) and throws
   // std::invalid_argument naming the task otherwise. `algo` is how every collective runs
   // (default_algo(op) where `algo` cannot run op).
   StepGraphRun(Platform& platform, const StepGraph& graph, CollectiveAlgo algo = CollectiveAlgo::ring);

@@ -128,7 +128,9 @@ TEST(ReportCli, Colocate) {
 }
 
 TEST(ReportCli, Multiplex) {
-  const std::string html = run_report("scenarios/multiplex/bursty-h200.yaml", "multiplex");
+  // The page's plots, not the capacity search (9 bisection probes per policy): searched off.
+  const std::string html =
+      run_report("scenarios/multiplex/bursty-h200.yaml --set workload.max_load_search.enabled=false", "multiplex");
   // SLO attainment, p99, goodput, batch fill, and per policy (4) SM and HBM utilisation over time
   check_page(html, 12);
   EXPECT_NE(html.find("SM utilisation over time: elastic"), std::string::npos);

@@ -1,7 +1,8 @@
 // File: tests/property/property_seeds.h
 // The seed conventions of every property test: seeds 1..N (N = PARALLAX_PROPERTY_RUNS, or the
-// test's default), or only PARALLAX_PROPERTY_SEED when it is set; each seed's failure message says
-// how to rerun it.
+// test's default scaled by PARALLAX_PROPERTY_PERCENT, at least 1), or only PARALLAX_PROPERTY_SEED
+// when it is set; each seed's failure message says how to rerun it. CI's sanitizer phase runs a
+// quarter of the default seeds (PARALLAX_PROPERTY_PERCENT=25): the release phase runs them all.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +23,9 @@ struct SeedRange {
 inline SeedRange property_seeds(uint64_t default_runs) {
   const uint64_t only = property_env_or("PARALLAX_PROPERTY_SEED", 0);
   if (only != 0) return {only, only};
-  return {1, property_env_or("PARALLAX_PROPERTY_RUNS", default_runs)};
+  const uint64_t percent = property_env_or("PARALLAX_PROPERTY_PERCENT", 100);
+  const uint64_t scaled = default_runs * percent / 100;
+  return {1, property_env_or("PARALLAX_PROPERTY_RUNS", scaled > 0 ? scaled : 1)};
 }
 
 // For SCOPED_TRACE: "<what>seed N (rerun: PARALLAX_PROPERTY_SEED=N)".

@@ -78,6 +78,7 @@ void MultiplexNode::on_complete(uint64_t tag) {
       s.batcher.push(s.arrivals[s.next_arrival]);
       ++s.next_arrival;
       if (s.next_arrival < s.arrivals.size()) platform_.call_at(s.arrivals[s.next_arrival], *this, make_tag(0, i, 0));
+      policy_.on_arrival(platform_, static_cast<int>(i));
       try_start(i);
       return;
     case Kind::due:

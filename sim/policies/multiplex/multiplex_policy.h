@@ -64,6 +64,8 @@ class MultiplexPolicy {
   virtual Time launch_ready_at(int /*service*/) const { return Time::zero(); }
   // running[i]: service i has a batch in flight.
   virtual bool may_start(int /*service*/, const std::vector<bool>& /*running*/) const { return true; }
+  // A request of the service arrived (before the node tries to start a batch).
+  virtual void on_arrival(Platform& /*platform*/, int /*service*/) {}
   virtual void on_batch_start(Platform& /*platform*/, int /*service*/, int /*batch*/) {}
   virtual void on_batch_end(Platform& /*platform*/, int /*service*/) {}
   // Before the service's kernel `kernel` of its batch in flight is first offered for launch;

@@ -138,7 +138,9 @@ void read_multiplex_workload(const ConfigNode& workload, const std::string& path
     fail_at(workload, path, fmt::format("the model catalog has no figures for GPU '{}'", model));
   if (const ConfigNode* c = f.optional("elastic_resize_cost_us")) {
     w.elastic_resize_cost_s = read_number_in(*c, f.path_of("elastic_resize_cost_us"), kDelaySecondsRange, 1e-6);
-    // At most one resize per batch, so per request: the costs must fit the run with the horizon.
+    // Counted as one resize per request (twice the expected arrivals + 100): the costs must fit the
+    // run with the horizon. Since elastic shares change per kernel a batch can wait once per kernel,
+    // so this bound is not a guarantee for costs near its limit (docs/multiplex.md, Reconfiguration).
     double requests = 0;
     for (const MultiplexServiceSpec& s : w.services) requests += 2 * expected_arrivals(s.arrivals, w.duration_s) + 100;
     if (w.duration_s + requests * w.elastic_resize_cost_s > kMaxRunSeconds)

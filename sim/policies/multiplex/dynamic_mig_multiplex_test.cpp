@@ -9,6 +9,7 @@
 #include "sim/platform/sim_platform.h"
 #include "sim/platform/test_machines.h"
 #include "sim/policies/multiplex/multiplex_node.h"
+#include "sim/policies/multiplex/multiplex_presets.h"
 #include "sim/policies/multiplex/multiplex_test_fixtures.h"
 
 namespace parallax {
@@ -67,7 +68,8 @@ TEST(DynamicMig, AReCutInstanceServesNothingForTheCost) {
 }
 
 TEST(DynamicMig, RefusesAFreeReconfiguration) {
-  EXPECT_THROW(DynamicMigMultiplex(Time::zero()), std::invalid_argument);
+  EXPECT_THROW(make_multiplex_policy("dynamic_mig", Time::zero(), Time::zero(), Time::zero()), std::invalid_argument);
+  EXPECT_EQ(make_multiplex_policy("dynamic_mig", Time::zero(), Time::zero(), Time::ms(3))->name(), "dynamic_mig");
 }
 
 }  // namespace

@@ -365,7 +365,7 @@ TEST(MultiplexTrial, EveryHardwarePolicyServesTheSameArrivals) {
   EXPECT_EQ(multiplex_on_sim(t).p99_latency_s, multiplex_on_sim(t).p99_latency_s);
 }
 
-// Elastic re-cuts its partitions at every batch start and end; every layout it asks for must be
+// Elastic re-cuts its partitions at kernel launches and batch ends; every layout it asks for must be
 // one the driver can cut (multiples of 8 SMs on an H200, all of them within 132).
 TEST(MultiplexTrial, ElasticAsksOnlyForGreenContextLayouts) {
   for (double scale : {1.0, 0.25, 2.0}) {

@@ -17,6 +17,7 @@
 #include "sim/engine/engine.h"
 #include "sim/engine/random_streams.h"
 #include "sim/platform/sim_platform.h"
+#include "sim/policies/multiplex/dynamic_mig_multiplex.h"
 #include "sim/policies/multiplex/elastic_multiplex.h"
 #include "sim/policies/multiplex/max_load_search.h"
 #include "sim/policies/multiplex/multiplex_comparison.h"
@@ -79,9 +80,14 @@ TraceAnnotations share_counters(const std::vector<ServiceModel>& services, const
                                 const std::vector<ShareChange>& changes, const MultiplexGpu& gpu) {
   TraceAnnotations notes;
   const bool elastic = dynamic_cast<const ElasticMultiplex*>(&policy) != nullptr;
+  const auto* dynamic_mig = dynamic_cast<const DynamicMigMultiplex*>(&policy);
   const std::string node = fmt::format("gpu{}", gpu.gpu);
   for (size_t i = 0; i < services.size(); ++i) {
-    const ServiceShare start = elastic ? policy.share(static_cast<int>(i)) : policy.nominal_share(static_cast<int>(i));
+    ServiceShare start = elastic ? policy.share(static_cast<int>(i)) : policy.nominal_share(static_cast<int>(i));
+    if (dynamic_mig != nullptr) {  // its layout at the start; the re-cuts follow as changes
+      start.sms = dynamic_mig->initial_layout().instances[i].sms;
+      start.bandwidth_share = dynamic_mig->initial_layout().instances[i].bandwidth_share;
+    }
     const int sms = start.sms > 0 ? start.sms : gpu.rates.sms;  // 0 = the whole GPU
     notes.counters.push_back({node, services[i].name + " share", "SMs", {{Time::zero(), static_cast<double>(sms)}}});
     notes.counters.push_back(
@@ -157,7 +163,8 @@ MultiplexMetrics run_untraced(const Scenario& sc, const ExperimentContext& ctx, 
   Engine engine;
   const std::unique_ptr<Platform> platform = ctx.make_platform(engine, sc.hardware, nullptr, {parts});
   const MultiplexGpu mgpu{0, platform->device_rates(0), &platform->partitioning(0)};
-  auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s), Time::seconds(w.timeslice_switch_cost_s));
+  auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s), Time::seconds(w.timeslice_switch_cost_s),
+                                      Time::seconds(w.mig_reconfig_cost_s));
   MultiplexNode node(*platform, *policy, mgpu, loaded.services, Time::seconds(w.duration_s));
   try {
     node.start(loaded.arrivals);
@@ -256,7 +263,8 @@ Result run_multiplex(const Scenario& sc, const ExperimentContext& ctx) {
     const bool traced = traces_policy(sc, ctx, name, w.trace_policy);
     const std::unique_ptr<Platform> platform = ctx.make_platform(engine, sc.hardware, traced ? &trace_log : nullptr, {parts});
     const MultiplexGpu mgpu{0, platform->device_rates(0), &platform->partitioning(0)};
-    auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s), Time::seconds(w.timeslice_switch_cost_s));
+    auto policy = make_multiplex_policy(name, Time::seconds(w.elastic_resize_cost_s), Time::seconds(w.timeslice_switch_cost_s),
+                                      Time::seconds(w.mig_reconfig_cost_s));
     MultiplexNode node(*platform, *policy, mgpu, services, Time::seconds(w.duration_s));
     if (series) node.record_kernel_spans();
     try {
@@ -309,16 +317,30 @@ Result run_multiplex(const Scenario& sc, const ExperimentContext& ctx) {
     p["hbm_utilisation"] = m.hbm_utilisation;
     p["window_s"] = m.window_s;
     p["makespan_s"] = m.makespan_s;
-    if (const auto* mig = dynamic_cast<const RigidMigMultiplex*>(policy.get())) {
+    const auto layout_json = [&](const MigSearchResult& r) {
       nlohmann::ordered_json layout = nlohmann::ordered_json::array();
       for (size_t i = 0; i < services.size(); ++i)
         layout.push_back({{"service", services[i].name},
-                          {"profile", mig->layout().placements[i].profile},
-                          {"start", mig->layout().placements[i].start},
-                          {"sms", mig->layout().instances[i].sms}});
-      p["mig_layout"] = layout;
+                          {"profile", r.placements[i].profile},
+                          {"start", r.placements[i].start},
+                          {"sms", r.instances[i].sms}});
+      return layout;
+    };
+    if (const auto* mig = dynamic_cast<const RigidMigMultiplex*>(policy.get())) {
+      p["mig_layout"] = layout_json(mig->layout());
       p["mig_layout_score"] = mig->layout().score;
       p["mig_layouts_checked"] = mig->layout().layouts_checked;
+    }
+    if (const auto* dm = dynamic_cast<const DynamicMigMultiplex*>(policy.get())) {
+      p["mig_reconfig_cost_s"] = w.mig_reconfig_cost_s;
+      p["decision_period_s"] = dm->period().to_seconds();
+      p["reconfigurations"] = dm->reconfigurations();
+      double wait = 0;
+      for (const ServiceMetrics& s : m.services) wait += s.resize_wait_s;
+      p["reconfig_wait_s"] = wait;
+      p["initial_mig_layout"] = layout_json(dm->initial_layout());
+      p["final_mig_layout"] = layout_json(dm->layout());
+      if (traced) trace_shares = dm->changes();
     }
     if (const auto* ts = dynamic_cast<const TimesliceMultiplex*>(policy.get())) p["context_switches"] = ts->switches();
     if (const auto* mps = dynamic_cast<const MpsMultiplex*>(policy.get())) {

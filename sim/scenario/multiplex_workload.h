@@ -11,12 +11,14 @@
 //          arrivals: {kind: gamma, rate_per_s: 1500, cv: 4}}
 //       - {name: qa, model: bert_base, max_batch: 16, timeout_ms: 2, slo_ms: 25,
 //          arrivals: {kind: mmpp, rate_on_per_s: 2000, rate_off_per_s: 50, mean_on_s: 0.05, mean_off_s: 0.2}}
-//     policies: [timeslice, mps, mig, elastic]
+//     policies: [timeslice, mps, mig, elastic]   # also dynamic_mig
 //     trace_policy: elastic              # optional: the policy whose kernels go to trace.json
 //     elastic_resize_cost_us: 0          # optional: launch hold after each elastic resize
 //                                        # (sim/policies/multiplex/elastic_multiplex.h)
 //     timeslice_switch_cost_us: 50       # optional: context switch when time slicing moves to
 //                                        # another service (sim/policies/multiplex/static_multiplex.h)
+//     mig_reconfig_cost_ms: 1000         # optional: dynamic_mig's re-cut time, instance idle
+//                                        # (sim/policies/multiplex/dynamic_mig_multiplex.h)
 //     mig_sizing: mean                   # optional: mean | peak, the rate MIG instances are sized
 //     mig_peak_window_ms: 10             #   for; peak = this percentile of the arrival rate over
 //     mig_peak_percentile: 99            #   windows this wide (sim/policies/multiplex/peak_rate.h)
@@ -68,6 +70,9 @@ struct MultiplexWorkloadSpec {
   // [assumption] 50 µs: REFERENCE.md §6.2 leaves time slicing's switch cost to measure; GPU
   // context switches (state save and restore) are reported in the tens to hundreds of µs.
   double timeslice_switch_cost_s = 50e-6;
+  // [assumption] 1 s: REFERENCE.md §1.4 gives a MIG reshape (destroy + create, instance idle) as
+  // "seconds" with no measured figure; 1 s is the low end.
+  double mig_reconfig_cost_s = 1.0;
   // The rate the mig policy's layout search sizes each service's instance for: "mean" (its mean
   // offered rate) or "peak" (the mig_peak_percentile of its arrival rate over mig_peak_window_s
   // windows, sim/policies/multiplex/peak_rate.h). Other policies do not depend on it.

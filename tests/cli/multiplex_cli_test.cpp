@@ -151,6 +151,25 @@ TEST(MultiplexCli, PeakSizingGivesTheBurstyServiceABiggerInstance) {
   EXPECT_NE(pct.output.find("mig_peak_percentile"), std::string::npos) << pct.output;
 }
 
+// dynamic_mig (dynamic_mig_multiplex.h) re-cuts within the small scenario's 50 ms at its 1 ms
+// cost, and a cost of 0 (a free re-cut would be decided at every event) is refused with exit 2.
+TEST(MultiplexCli, DynamicMigReCutsAndRefusesAFreeReconfiguration) {
+  const std::string sc = (kSource / "tests/data/multiplex/small-bursty.yaml").string() +
+                         " --quiet --set 'workload.policies=[dynamic_mig]' --set workload.trace_policy=dynamic_mig";
+  const fs::path out = temp_dir("dynamic_mig");
+  ASSERT_EQ(run("run " + sc + " --out " + out.string()).code, 0);
+  const nlohmann::json d = nlohmann::json::parse(slurp(out / "summary.json")).at("policies").at("dynamic_mig");
+  EXPECT_GE(d.at("reconfigurations").get<int>(), 1);
+  EXPECT_DOUBLE_EQ(d.at("decision_period_s").get<double>(), 0.01);
+  EXPECT_GT(d.at("reconfig_wait_s").get<double>(), 0.0);
+  EXPECT_NE(d.at("initial_mig_layout"), d.at("final_mig_layout"));
+  EXPECT_TRUE(fs::exists(out / "shares.csv"));
+  fs::remove_all(out);
+  const Result zero = run("run " + sc + " --set workload.mig_reconfig_cost_ms=0");
+  EXPECT_EQ(zero.code, 2) << zero.output;
+  EXPECT_NE(zero.output.find("mig_reconfig_cost_ms"), std::string::npos) << zero.output;
+}
+
 TEST(MultiplexCli, MalformedPodRowExitsTwoWithFileAndLine) {
   const Result r = run("run " + (kSource / "tests/data/multiplex/bad-pods.yaml").string() + " --quiet");
   EXPECT_EQ(r.code, 2) << r.output;

@@ -1,12 +1,13 @@
 // File: tests/property/multiplex_invariants_test.cpp
-// Every multiplexing policy (timeslice, mps, mig, elastic) as a Platform client under random
+// Every multiplexing policy (timeslice, mps, mig, dynamic_mig, elastic) as a Platform client under random
 // setups: an H200 (132 SMs, its MIG profiles) shared by 1-4 services, each a random model of the
 // catalog (scenarios/models/catalog.yaml, tile-level kernels by
 // sim/policies/multiplex/service_kernels.h, the H200's per-SM bandwidth cap on) or a synthetic
 // two-kernel one, with a random max batch (1-16), batching timeout, SLO and offered load (10-150%
 // of what the GPU serves at full batches, split among the services), arrivals Poisson or bursty
 // (Gamma gaps, CV 4) over 5-40 ms, and for elastic and timeslice a random resize / context-switch
-// cost (0 or 1-100 us).
+// cost (0 or 1-100 us), for dynamic_mig a random reconfiguration cost (0.1-4 ms, so it decides
+// every 1-40 ms and re-cuts within the run).
 //
 // Checked for each seed and policy, on a CheckedPlatform (checked_platform.h: partitions within
 // the device, kernels not faster than their roofline bound, solver capacities, time monotone,
@@ -15,8 +16,8 @@
 //    run drains; metrics() does not throw);
 //  * a service with a batch in flight gets a share: at each of its kernel launches its share has
 //    SMs (or the whole GPU) and a bandwidth share in (0, 1];
-//  * elastic and mig: the services' shares together fit the device (SMs <= 132, bandwidth
-//    shares sum <= 1) after every batch start and end;
+//  * elastic, mig and dynamic_mig: the services' shares together fit the device (SMs <= 132,
+//    bandwidth shares sum <= 1) after every batch start, kernel announcement and batch end;
 //  * the same seed gives the same callback trace twice.
 // A failure names the policy and the seed; rerun one with PARALLAX_PROPERTY_SEED=N, or more with
 // PARALLAX_PROPERTY_RUNS=N (default 200 seeds, each under every policy).
@@ -72,7 +73,14 @@ class WatchedPolicy final : public MultiplexPolicy {
     }
     return s;
   }
+  ServiceShare planning_share(int service) const override { return inner_.planning_share(service); }
   Time launch_ready_at(int service) const override { return inner_.launch_ready_at(service); }
+  void on_arrival(Platform& platform, int service) override { inner_.on_arrival(platform, service); }
+  void on_kernel(Platform& platform, int service, size_t kernel, Time deadline) override {
+    if (!running_.at(static_cast<size_t>(service))) ADD_FAILURE() << "service " << service << " launched outside a batch";
+    inner_.on_kernel(platform, service, kernel, deadline);
+    check_sum();
+  }
   bool may_start(int service, const std::vector<bool>& running) const override { return inner_.may_start(service, running); }
   void on_batch_start(Platform& platform, int service, int batch) override {
     if (running_.at(static_cast<size_t>(service))) ADD_FAILURE() << "service " << service << " started a second batch";
@@ -123,6 +131,7 @@ struct Draw {
   std::vector<std::vector<Time>> arrivals;
   Time duration;
   Time resize_cost;
+  Time reconfig_cost;
 };
 
 Draw draw(uint64_t seed, const MultiplexGpu& gpu) {
@@ -160,6 +169,7 @@ Draw draw(uint64_t seed, const MultiplexGpu& gpu) {
     d.services.push_back(std::move(s));
     d.arrivals.push_back(std::move(times));
   }
+  d.reconfig_cost = Time::seconds(log_uniform(rng, 1e-4, 4e-3));  // drawn last: earlier draws as before
   return d;
 }
 
@@ -175,15 +185,15 @@ Outcome run_one(std::string_view policy_name, const Draw& d, const MultiplexGpu&
   SimPlatform sim(engine, test_machines::one_h200());
   CheckedPlatform platform(engine, sim);
   // One random cost serves both: elastic's resize hold and time slicing's context switch.
-  auto policy = make_multiplex_policy(policy_name, d.resize_cost, d.resize_cost);
-  WatchedPolicy watched(*policy, 132, policy_name == "elastic" || policy_name == "mig");
+  auto policy = make_multiplex_policy(policy_name, d.resize_cost, d.resize_cost, d.reconfig_cost);
+  WatchedPolicy watched(*policy, 132, policy_name == "elastic" || policy_name == "mig" || policy_name == "dynamic_mig");
   MultiplexNode node(platform, watched, gpu, d.services, d.duration);
   try {
     node.start(d.arrivals);
   } catch (const std::exception& e) {
-    // mig only: no layout gives every service an instance its weights fit in (the scenario
-    // loader refuses such a workload with exit 2).
-    EXPECT_EQ(policy_name, "mig") << "setup failed: " << e.what();
+    // mig and dynamic_mig only: no layout gives every service an instance its weights fit in
+    // (the scenario loader refuses such a workload with exit 2).
+    EXPECT_TRUE(policy_name == "mig" || policy_name == "dynamic_mig") << "setup failed: " << e.what();
     return {};
   }
   engine.run();

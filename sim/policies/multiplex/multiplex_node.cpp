@@ -44,7 +44,16 @@ MultiplexNode::MultiplexNode(Platform& platform, MultiplexPolicy& policy, Multip
 }
 
 BatchLatencyEstimate MultiplexNode::estimate(size_t i) const {
-  const std::vector<double>* table = &services_[i].nominal_latency_s;
+  const ServiceShare plan = policy_.planning_share(static_cast<int>(i));
+  const auto key = std::make_pair(plan.sms, std::llround(plan.bandwidth_share * 1e6));
+  auto [it, fresh] = services_[i].latency_by_share.try_emplace(key);
+  if (fresh) {
+    it->second.assign(1, 0.0);
+    for (int n = 1; n <= models_[i].batcher.max_batch; ++n)
+      it->second.push_back(batch_latency_s(models_[i].kernels_by_batch[static_cast<size_t>(n)], gpu_.rates, plan.sms,
+                                           plan.bandwidth_share));
+  }
+  const std::vector<double>* table = &it->second;
   return [table](int n) { return (*table)[static_cast<size_t>(n)]; };
 }
 
@@ -55,11 +64,6 @@ void MultiplexNode::start(const std::vector<std::vector<Time>>& arrivals) {
     Service& s = services_[i];
     s.arrivals = arrivals[i];
     std::stable_sort(s.arrivals.begin(), s.arrivals.end());
-    const ServiceShare nominal = policy_.nominal_share(static_cast<int>(i));
-    s.nominal_latency_s.assign(1, 0.0);
-    for (int n = 1; n <= models_[i].batcher.max_batch; ++n)
-      s.nominal_latency_s.push_back(batch_latency_s(models_[i].kernels_by_batch[static_cast<size_t>(n)], gpu_.rates,
-                                                    nominal.sms, nominal.bandwidth_share));
     if (!s.arrivals.empty()) platform_.call_at(s.arrivals[0], *this, make_tag(0, i, 0));
   }
 }
@@ -74,6 +78,7 @@ void MultiplexNode::on_complete(uint64_t tag) {
       s.batcher.push(s.arrivals[s.next_arrival]);
       ++s.next_arrival;
       if (s.next_arrival < s.arrivals.size()) platform_.call_at(s.arrivals[s.next_arrival], *this, make_tag(0, i, 0));
+      policy_.on_arrival(platform_, static_cast<int>(i));
       try_start(i);
       return;
     case Kind::due:
@@ -89,6 +94,7 @@ void MultiplexNode::on_complete(uint64_t tag) {
         const KernelShape& k = models_[i].kernels_by_batch[s.batch.size()][s.kernel].shape;
         spans_.push_back({s.kernel_launched, now, static_cast<int>(i), k.flops, k.dram_bytes});
       }
+      s.kernel_announced = false;
       if (++s.kernel < models_[i].kernels_by_batch[s.batch.size()].size()) {
         launch_next_kernel(i);
         return;
@@ -137,6 +143,7 @@ void MultiplexNode::try_start(size_t i) {
   s.running = true;
   running_[i] = true;
   s.kernel = 0;
+  s.kernel_announced = false;
   ++s.batches;
   s.size_sum += static_cast<double>(s.batch.size());
   s.fill_sum += static_cast<double>(s.batch.size()) / models_[i].batcher.max_batch;
@@ -147,6 +154,10 @@ void MultiplexNode::try_start(size_t i) {
 void MultiplexNode::launch_next_kernel(size_t i) {
   Service& s = services_[i];
   const Time now = platform_.now();
+  if (!s.kernel_announced) {  // once per kernel: a launch held by a resize is not a new kernel
+    s.kernel_announced = true;
+    policy_.on_kernel(platform_, static_cast<int>(i), s.kernel, s.batch.front() + models_[i].batcher.slo);
+  }
   const Time ready = policy_.launch_ready_at(static_cast<int>(i));
   if (ready > now) {  // asked again then; a later resize may push it further
     s.resize_wait += ready - now;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <span>
 #include <vector>
@@ -80,11 +81,14 @@ class MultiplexNode final : private CompletionListener {
     std::vector<Time> arrivals;
     size_t next_arrival = 0;
     ServiceBatcher batcher;
-    std::vector<double> nominal_latency_s;  // [n] on the nominal share
+    // lat(n) for n = 0..max_batch on each planning share met so far, keyed by (SMs, bandwidth
+    // share in millionths): static policies have one, elastic a few dozen.
+    mutable std::map<std::pair<int, int64_t>, std::vector<double>> latency_by_share;
     bool running = false;
     std::set<Time> timers;                  // pending due-timers (at most one per time)
     std::vector<Time> batch;                // arrival times of the batch in flight
     size_t kernel = 0;
+    bool kernel_announced = false;          // policy told of s.kernel (on_kernel) already
     std::vector<double> latencies_s;
     int64_t within_slo = 0;
     int64_t batches = 0;

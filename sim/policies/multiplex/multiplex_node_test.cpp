@@ -103,9 +103,10 @@ TEST(MultiplexNode, ElasticSharesFitTheDeviceAtEveryResize) {
   }
 }
 
-// One service alone, one request every 10 ms: each batch is one request, and the only resize
-// that holds a launch is the expansion at its batch start, so every latency grows by exactly the
-// resize cost, and the launches waited one cost per batch.
+// One service alone, one request every 10 ms: each batch is one request, two kernels (10 and 4
+// blocks); shares change per kernel, so its partition grows to 10 SMs at the first launch and
+// shrinks to 4 at the second, each holding that launch: every latency grows by exactly twice the
+// resize cost, and the launches waited two costs per batch (the shrink at batch end holds none).
 MultiplexMetrics lone_elastic(Time resize_cost) {
   static const GpuPartitioning parts = test_machines::h200_partitioning();
   const std::vector<ServiceModel> svcs{service("a", 100, 8, 5)};
@@ -123,10 +124,10 @@ TEST(MultiplexNode, ElasticResizeCostsExactlyTheConfiguredTime) {
   const MultiplexMetrics costly = lone_elastic(Time::us(37));
   ASSERT_EQ(free.services[0].batches, 4);
   ASSERT_EQ(costly.services[0].batches, 4);
-  EXPECT_NEAR(costly.services[0].mean_latency_s - free.services[0].mean_latency_s, 37e-6, 1e-12);
-  EXPECT_NEAR(costly.services[0].p99_latency_s - free.services[0].p99_latency_s, 37e-6, 1e-12);
+  EXPECT_NEAR(costly.services[0].mean_latency_s - free.services[0].mean_latency_s, 2 * 37e-6, 1e-12);
+  EXPECT_NEAR(costly.services[0].p99_latency_s - free.services[0].p99_latency_s, 2 * 37e-6, 1e-12);
   EXPECT_EQ(free.services[0].resize_wait_s, 0.0);
-  EXPECT_NEAR(costly.services[0].resize_wait_s, 4 * 37e-6, 1e-12);
+  EXPECT_NEAR(costly.services[0].resize_wait_s, 8 * 37e-6, 1e-12);
 }
 
 // Two services alternating, one request each every 10 ms (a at 1, 11, ...; b at 6, 16, ...), far

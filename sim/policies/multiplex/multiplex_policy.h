@@ -56,13 +56,21 @@ class MultiplexPolicy {
   virtual ServiceShare nominal_share(int service) const = 0;
   // The share for the service's next kernel.
   virtual ServiceShare share(int service) const { return nominal_share(service); }
+  // The share the service's next batch is sized on (adaptive batch, service_batcher.h): the
+  // nominal share for static policies; elastic, what the service would hold if it started now.
+  virtual ServiceShare planning_share(int service) const { return nominal_share(service); }
   // The earliest time the service's next kernel may launch: a resize of its partition in progress
   // (elastic with a resize cost) holds its launches until then.
   virtual Time launch_ready_at(int /*service*/) const { return Time::zero(); }
   // running[i]: service i has a batch in flight.
   virtual bool may_start(int /*service*/, const std::vector<bool>& /*running*/) const { return true; }
+  // A request of the service arrived (before the node tries to start a batch).
+  virtual void on_arrival(Platform& /*platform*/, int /*service*/) {}
   virtual void on_batch_start(Platform& /*platform*/, int /*service*/, int /*batch*/) {}
   virtual void on_batch_end(Platform& /*platform*/, int /*service*/) {}
+  // Before the service's kernel `kernel` of its batch in flight is first offered for launch;
+  // `deadline` = the oldest request of the batch's arrival + SLO (elastic's slack, per kernel).
+  virtual void on_kernel(Platform& /*platform*/, int /*service*/, size_t /*kernel*/, Time /*deadline*/) {}
 };
 
 }  // namespace parallax

@@ -1,7 +1,7 @@
-// File: sim/policies/training/step_graph_run_test.cpp
+// File: sim/policies/step_graph/step_graph_run_test.cpp
 // StepGraphRun on hand-checkable graphs: timers and solo_s kernels give exact times, so the
 // summary's partition of the step (compute / exposed comm / idle) is known in advance.
-#include "sim/policies/training/step_graph_run.h"
+#include "sim/policies/step_graph/step_graph_run.h"
 
 #include <gtest/gtest.h>
 
@@ -16,8 +16,7 @@ StepTask kernel_of(int rank, double solo_s, std::vector<uint32_t> deps) {
   StepTask t;
   t.kind = StepTask::Kind::compute;
   t.rank = rank;
-  t.kernel.name = "k";
-  t.kernel.solo_s = solo_s;
+  t.kernel = KernelProfile{"k", 0.0, 0.0, 0, solo_s};
   t.deps = std::move(deps);
   return t;
 }

@@ -114,4 +114,30 @@ TEST(TrainingCli, LayoutErrorsNameTheKey) {
   }
 }
 
+// The two training paths on one step: --chakra-out writes the chosen step's every rank as ETs,
+// `kind: chakra` replays them on the same machine; the step time is the same, exactly (both run
+// the same per-GPU kernels and fabric traffic, every_rank_step.h; simulated time is integer ticks).
+// Two nodes here (the stages' sends cross the fabric); the one-node case is in
+// sim/policies/training/every_rank_step_test.cpp.
+TEST(TrainingCli, ChakraReplayOfTheWrittenStepHasTheSameStepTime) {
+  const fs::path dir = fresh_temp_dir("parallax_training_cli", "chakra");
+  const fs::path ets = dir / "ets";
+  const Result w = run("run " + kSmall + " --quiet --out " + (dir / "training").string() + " --chakra-out " + ets.string());
+  ASSERT_EQ(w.code, 0) << w.output;
+  for (int r = 0; r < 16; ++r) EXPECT_TRUE(fs::exists(ets / ("training." + std::to_string(r) + ".et"))) << r;
+  const fs::path replay = dir / "replay.yaml";
+  std::ofstream(replay) << "name: replay\nseed: 1\nhardware: {preset: dgx-a100, nodes: 2}\n"
+                        << "workload: {kind: chakra, trace: " << ets.string() << "}\n";
+  const Result c = run("run " + replay.string() + " --quiet --out " + (dir / "chakra").string());
+  ASSERT_EQ(c.code, 0) << c.output;
+  const nlohmann::json t = nlohmann::json::parse(slurp(dir / "training" / "summary.json"));
+  const nlohmann::json k = nlohmann::json::parse(slurp(dir / "chakra" / "summary.json"));
+  EXPECT_GT(t.at("step_time_s").get<double>(), 0);
+  EXPECT_EQ(k.at("step_time_s").get<double>(), t.at("step_time_s").get<double>());
+  // Another kind has no step to write: exit 2, naming the option.
+  const Result bad = run("run " + replay.string() + " --quiet --chakra-out " + (dir / "x").string());
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.output.find("--chakra-out"), std::string::npos) << bad.output;
+}
+
 }  // namespace

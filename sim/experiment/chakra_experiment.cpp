@@ -70,6 +70,7 @@ std::vector<ChakraRankTime> rank_times(const StepGraph& g, const StepGraphRun& r
         comm[task.rank].push_back(span);
         comm[task.peer].push_back(span);
         break;
+      case StepTask::Kind::join: break;
       case StepTask::Kind::copies:  // not in a Chakra graph; counted as step_summary does
         for (const StepCopy& c : task.copies) {
           comm[c.rank].push_back(span);

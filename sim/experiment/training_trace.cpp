@@ -34,6 +34,8 @@ std::shared_ptr<ActivityLog> step_activity_log(const StepGraph& graph, const Ste
         r.dst = node(task.peer);
         r.bytes = task.bytes;
         break;
+      case StepTask::Kind::join:
+        continue;
       case StepTask::Kind::copies: {  // one record for the set, on its first shown sender
         const auto it = std::find_if(task.copies.begin(), task.copies.end(),
                                      [&](const StepCopy& c) { return ranks.contains(c.rank) || ranks.contains(c.peer); });

@@ -16,7 +16,9 @@
 //               its matching COMM_RECV on the peer);
 //   delay       a fixed wait on `rank` (host-side work, a recorded duration with nothing to re-time);
 //   copies      GPU->GPU copies all issued at once, each over a chosen path (one lock-step ring
-//               step: a copy per hop); it finishes when the last one does.
+//               step: a copy per hop); it finishes when the last one does;
+//   join        no work: finishes the moment it starts, so that n tasks waiting on m others take
+//               n + m deps rather than n·m (a barrier of an overlap schedule).
 // Plain data: no engine, no platform state. Indices in `deps` point to earlier tasks (a DAG in
 // topological order), which the runner and the Chakra reader check.
 #pragma once
@@ -39,7 +41,7 @@ struct StepCopy {
 };
 
 struct StepTask {
-  enum class Kind : uint8_t { compute, collective, send, delay, copies };
+  enum class Kind : uint8_t { compute, collective, send, delay, copies, join };
   Kind kind = Kind::compute;
   std::string label;             // "stage1.mb3.layer7.fwd.qkv", a Chakra node's name
   int rank = 0;                  // compute, send, delay: the rank that runs it

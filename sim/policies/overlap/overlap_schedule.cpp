@@ -60,8 +60,16 @@ class GraphBuilder {
                          false, deps);
   }
 
-  // One compute task per rank running `kernel`, all after `deps`.
-  Done on_every_rank(const std::string& label, const KernelProfile& kernel, bool comm_partition, const Done& deps) {
+  // One compute task per rank running `kernel`, all after `deps` (through a join when there are
+  // several: P tasks after a barrier of ~2P take ~3P deps, not 2P²).
+  Done on_every_rank(const std::string& label, const KernelProfile& kernel, bool comm_partition, const Done& after) {
+    Done deps = after;
+    if (deps.size() > 1) {
+      StepTask j;
+      j.kind = StepTask::Kind::join;
+      j.label = label + ":join";
+      deps = {add(std::move(j), std::move(deps))};
+    }
     Done out;
     for (int r = 0; r < graph_.ranks; ++r) {
       StepTask t;

@@ -7,7 +7,8 @@
 // beyond the model is contention.
 //
 // Rank r of the graph is GPU group.order[r] (the single ring's order). A GEMM or block is one
-// compute task per rank, and what follows it waits for all of them. A ring step is a handshake
+// compute task per rank, and what follows it waits for all of them (per-rank tasks after several
+// others wait on one join task). A ring step is a handshake
 // delay, then a copies task (one copy per hop of every ring, each over its hop's path) and, where
 // the communication kernels stream HBM (params.hbm_bytes_per_link_byte > 0, a comm partition),
 // one kernel per rank of that traffic on the rank's comm partition. Delays run on rank 0.

@@ -84,6 +84,8 @@ StepGraphRun::StepGraphRun(Platform& platform, const StepGraph& graph, Collectiv
       case StepTask::Kind::delay:
         check_rank(graph_, t, task.rank, "rank");
         break;
+      case StepTask::Kind::join:
+        break;
       case StepTask::Kind::copies:
         for (const StepCopy& c : task.copies) {
           check_rank(graph_, t, c.rank, "copy rank");
@@ -143,6 +145,9 @@ void StepGraphRun::issue(uint32_t t) {
       platform_.launch(gpu_of(task.rank),
                        task.on_comm_partition ? comm_partition_[static_cast<size_t>(task.rank)] : kWholeGpu,
                        task.kernel, *this, t);
+      return;
+    case StepTask::Kind::join:  // done now: its dependents are issued in this same step
+      task_done(t);
       return;
     case StepTask::Kind::copies:
       if (task.copies.empty()) {  // nothing to move: done at once
@@ -212,6 +217,8 @@ StepSummary step_summary(const StepGraph& graph, const StepGraphRun& run) {
           comm[static_cast<size_t>(c.rank)].push_back(iv);
           comm[static_cast<size_t>(c.peer)].push_back(iv);
         }
+        break;
+      case StepTask::Kind::join:
         break;
       case StepTask::Kind::send:
         comm[static_cast<size_t>(task.rank)].push_back(iv);

@@ -15,7 +15,7 @@ using models::OverlapStrategy;
 // Task indices a later task waits for (a GEMM's per-rank tasks, a ring step's copies and kernels).
 using Done = std::vector<uint32_t>;
 
-Done both(Done a, const Done& b) {
+Done deps_of_both(Done a, const Done& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
 }
@@ -105,7 +105,7 @@ class GraphBuilder {
     Done out{add(std::move(t), handshake)};
     const double hbm_bytes = hbm ? params_.hbm_bytes_per_link_byte * chunk : 0.0;
     if (hbm_bytes > 0 && graph_.comm_sms > 0)
-      out = both(std::move(out), on_every_rank(label, KernelProfile{label + ":hbm", 0.0, hbm_bytes, 0}, true, handshake));
+      out = deps_of_both(std::move(out), on_every_rank(label, KernelProfile{label + ":hbm", 0.0, hbm_bytes, 0}, true, handshake));
     return out;
   }
 
@@ -166,7 +166,7 @@ void build_intrafusion(GraphBuilder& b, const models::OverlapProblem& p, const O
     for (int64_t j = 0; j < steps; ++j) {
       Done c = block(j, barrier);
       const Done s = b.ring_step(fmt::format("fused:step{}", j), chunk, double_ring, true, barrier);
-      barrier = both(std::move(c), s);
+      barrier = deps_of_both(std::move(c), s);
     }
     block(steps, barrier);
     return;
@@ -176,7 +176,7 @@ void build_intrafusion(GraphBuilder& b, const models::OverlapProblem& p, const O
   for (int64_t j = 0; j < steps; ++j) {
     Done s = b.ring_step(fmt::format("fused:step{}", j), chunk, double_ring, true, barrier);
     const Done c = block(j + 1, barrier);
-    barrier = both(std::move(s), c);
+    barrier = deps_of_both(std::move(s), c);
   }
   if (p.op == models::OverlapOp::gemm_ar)
     for (int64_t j = 0; j < steps; ++j)
@@ -197,12 +197,12 @@ void build_interdecom(GraphBuilder& b, const models::OverlapProblem& p, const Ov
     const std::string label = fmt::format("chunk{}", i);
     if (ag) {
       comm_prev = b.collective(label + ":comm", chunk_bytes, true, comm_prev);
-      const Done gemm = b.compute(label + ":gemm", chunk_gemm_s, models::gemm_bytes(shape), sms, both(compute_prev, comm_prev));
+      const Done gemm = b.compute(label + ":gemm", chunk_gemm_s, models::gemm_bytes(shape), sms, deps_of_both(compute_prev, comm_prev));
       compute_prev = b.delay(label + ":sync", params.chunk_sync_s, gemm);
     } else {
       const Done gemm = b.compute(label + ":gemm", chunk_gemm_s, models::gemm_bytes(shape), sms, compute_prev);
       compute_prev = b.delay(label + ":sync", params.chunk_sync_s, gemm);
-      comm_prev = b.collective(label + ":comm", chunk_bytes, true, both(comm_prev, compute_prev));
+      comm_prev = b.collective(label + ":comm", chunk_bytes, true, deps_of_both(comm_prev, compute_prev));
     }
   }
 }

@@ -3,7 +3,8 @@
 // training step, a Chakra trace's replay, an overlap strategy's schedule (SimPlatform) or a
 // calibration trial (CudaPlatform). A task starts when all its dependencies have finished and
 // finishes when the platform reports its activities done — a kernel on the rank's GPU, one
-// collective over the group's GPUs, one GPU->GPU copy, a timer, a copies task's set of copies.
+// collective over the group's GPUs, one GPU->GPU copy, a timer, a copies task's set of copies;
+// a join finishes as it starts.
 // Records every task's start and finish, from which step_summary() derives the fields the
 // workload kinds that produce a StepGraph (training, chakra) report.
 //

@@ -91,7 +91,7 @@ CaseResult Calibrator::multiplex_case(const PlanCase& c) {
   return r;
 }
 
-// The graph's end-to-end time on the platform's clock, per repetition. TaskGraphRun cuts its comm
+// The graph's end-to-end time on the platform's clock, per repetition. StepGraphRun cuts its comm
 // partition when it starts and never gives it back, so every run gets a fresh CudaPlatform.
 CaseResult Calibrator::overlap_case(const PlanCase& c) {
   require_first_gpu(device_);

@@ -1,6 +1,7 @@
 // File: hw/overlap_trial.cpp
 #include "hw/overlap_trial.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include "models/overlap_selector.h"
 #include "sim/policies/overlap/overlap_machine.h"
 #include "sim/policies/overlap/overlap_schedule.h"
+#include "sim/policies/step_graph/step_graph_run.h"
 
 namespace parallax::hw {
 
@@ -40,7 +42,7 @@ OverlapGroup trial_group(const OverlapTrial& t) {
 
 }  // namespace
 
-OverlapTrialGraph overlap_trial_graph(const OverlapTrial& t) {
+StepGraph overlap_trial_graph(const OverlapTrial& t) {
   models::OverlapProblem p;
   if (!models::parse_overlap_op(t.op, p.op)) throw std::invalid_argument(fmt::format("unknown overlap op '{}'", t.op));
   p.m = t.m;
@@ -49,42 +51,40 @@ OverlapTrialGraph overlap_trial_graph(const OverlapTrial& t) {
   p.tp = t.tp;
   models::OverlapParams params;
   params.comm_sms = t.comm_sms;
-  const OverlapSchedule s = overlap_schedule(p, trial_group(t), params, strategy_of(t), t.d);
-  // Old index -> new index: a sequential ring step becomes two tasks (handshake, copy kernel);
-  // its dependents wait for the second.
-  OverlapTrialGraph out;
+  const StepGraph s = overlap_schedule(p, trial_group(t), params, strategy_of(t), t.d);
+  // Rank 0's part of the graph: its kernels and the delays stay; a copies task becomes the copy
+  // kernel of what rank 0 sends; the other ranks' kernels and rank 0's modelled comm HBM traffic
+  // (the copy kernel is that traffic) go. A task waiting on a dropped one waits on what it waited on.
+  StepGraph out;
+  out.ranks = 1;
   out.comm_sms = s.comm_sms;
-  std::vector<uint32_t> moved(s.tasks.size());
+  std::vector<std::vector<uint32_t>> moved(s.tasks.size());  // old index -> the new tasks standing for it
   for (size_t i = 0; i < s.tasks.size(); ++i) {
-    OverlapTask task = s.tasks[i];
-    for (uint32_t& d : task.deps) d = moved[d];
-    if (task.kind != OverlapTask::Kind::ring_step) {
-      out.tasks.push_back(std::move(task));
-      moved[i] = static_cast<uint32_t>(out.tasks.size() - 1);
+    const StepTask& task = s.tasks[i];
+    std::vector<uint32_t> deps;
+    for (uint32_t d : task.deps) deps.insert(deps.end(), moved[d].begin(), moved[d].end());
+    std::sort(deps.begin(), deps.end());
+    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+    const bool dropped = task.kind == StepTask::Kind::compute && (task.rank != 0 || task.on_comm_partition);
+    if (dropped) {
+      moved[i] = std::move(deps);
       continue;
     }
-    double sent = 0;  // bytes this GPU sends in the step: one hop per ring
-    for (const RingShare& r : task.rings)
-      if (r.order.size() >= 2) sent += r.bytes;
-    task.rings.clear();
-    if (s.comm_sms > 0) {
-      task.comm_hbm_bytes = 2 * sent;  // the copy kernel reads and writes every byte
-      out.tasks.push_back(std::move(task));
-    } else {
-      OverlapTask handshake;
-      handshake.kind = OverlapTask::Kind::delay;
-      handshake.label = task.label + ":handshake";
-      handshake.delay_s = task.delay_s;
-      handshake.deps = task.deps;
-      out.tasks.push_back(std::move(handshake));
-      OverlapTask copy;
-      copy.kind = OverlapTask::Kind::compute;
-      copy.label = task.label;
-      copy.kernel = KernelProfile{task.label + ":copy", 0.0, 2 * sent, t.comm_sms};
-      copy.deps = {static_cast<uint32_t>(out.tasks.size() - 1)};
-      out.tasks.push_back(std::move(copy));
+    StepTask kept = task;
+    kept.deps = std::move(deps);
+    if (task.kind == StepTask::Kind::copies) {
+      double sent = 0;  // bytes this GPU sends in the step: one hop per ring
+      for (const StepCopy& c : task.copies)
+        if (c.rank == 0) sent += c.bytes;
+      kept.kind = StepTask::Kind::compute;
+      kept.copies.clear();
+      // The copy kernel reads and writes every byte: on the comm partition, or (sequential, no
+      // partition) limited to comm_sms SMs of the whole GPU.
+      kept.on_comm_partition = s.comm_sms > 0;
+      kept.kernel = KernelProfile{task.label + ":copy", 0.0, 2 * sent, s.comm_sms > 0 ? 0 : t.comm_sms};
     }
-    moved[i] = static_cast<uint32_t>(out.tasks.size() - 1);
+    out.tasks.push_back(std::move(kept));
+    moved[i] = {static_cast<uint32_t>(out.tasks.size() - 1)};
   }
   return out;
 }
@@ -94,8 +94,8 @@ GpuPartitioning overlap_trial_rules(const OverlapTrial& t) {
 }
 
 double run_overlap_trial(Platform& platform, const OverlapTrial& t, const std::function<void()>& run) {
-  OverlapTrialGraph g = overlap_trial_graph(t);
-  TaskGraphRun graph(platform, {0}, std::move(g.tasks), g.comm_sms);
+  const StepGraph g = overlap_trial_graph(t);
+  StepGraphRun graph(platform, g);
   graph.start();
   run();
   if (!graph.finished())

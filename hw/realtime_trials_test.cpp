@@ -16,6 +16,7 @@
 #include "models/calibration_data/data_error.h"
 #include "sim/engine/engine.h"
 #include "sim/platform/sim_platform.h"
+#include "sim/policies/step_graph/step_graph_run.h"
 
 namespace parallax::hw {
 namespace {
@@ -187,12 +188,11 @@ models::Measurement overlap_row(const OverlapTrial& t, double value) {
   return read_back(m);
 }
 
-double overlap_on_sim(const OverlapTrial& t, std::vector<OverlapTask>* tasks = nullptr) {
+double overlap_on_sim(const OverlapTrial& t, const StepGraph* graph = nullptr) {
   Engine engine;
   SimPlatform platform(engine, machine(t.flops_per_s), nullptr, {overlap_trial_rules(t)});
-  if (tasks == nullptr) return run_overlap_trial(platform, t, [&] { engine.run(); });
-  const OverlapTrialGraph g = overlap_trial_graph(t);
-  TaskGraphRun run(platform, {0}, *tasks, g.comm_sms);
+  if (graph == nullptr) return run_overlap_trial(platform, t, [&] { engine.run(); });
+  StepGraphRun run(platform, *graph);
   run.start();
   engine.run();
   EXPECT_TRUE(run.finished());
@@ -215,17 +215,20 @@ TEST(OverlapTrial, GraphsRunOnOneGpuAndMoveTheCollectivesBytes) {
   for (const auto& [strategy, d] : std::vector<std::pair<std::string, int>>{
            {"sequential", 1}, {"intrafusion", 1}, {"interdecom", 1}, {"interdecom", 4}}) {
     const OverlapTrial t = overlap_trial(strategy, d);
-    const OverlapTrialGraph g = overlap_trial_graph(t);
+    const StepGraph g = overlap_trial_graph(t);
+    EXPECT_EQ(g.ranks, 1) << strategy;
     EXPECT_EQ(g.comm_sms, strategy == "sequential" ? 0 : t.comm_sms) << strategy;
     double hbm = 0;
     int gemms = 0;
-    for (const OverlapTask& task : g.tasks) {
-      EXPECT_TRUE(task.rings.empty()) << task.label;
-      hbm += task.comm_hbm_bytes;
-      if (task.kind == OverlapTask::Kind::compute && task.kernel.max_sms == t.comm_sms) {
-        EXPECT_EQ(task.kernel.flops, 0) << task.label;  // sequential's copies
+    for (const StepTask& task : g.tasks) {
+      EXPECT_NE(task.kind, StepTask::Kind::copies) << task.label;
+      EXPECT_EQ(task.rank, 0) << task.label;
+      const bool copy_kernel = task.on_comm_partition || (task.kind == StepTask::Kind::compute && task.kernel.max_sms == t.comm_sms);
+      if (copy_kernel) {
+        EXPECT_EQ(task.kernel.flops, 0) << task.label;  // the copies: on the comm partition, or limited to comm_sms SMs
+        EXPECT_EQ(task.on_comm_partition, strategy != "sequential") << task.label;
         hbm += task.kernel.dram_bytes;
-      } else if (task.kind == OverlapTask::Kind::compute) {
+      } else if (task.kind == StepTask::Kind::compute) {
         EXPECT_GT(task.kernel.flops, 0) << task.label;
         ++gemms;
       }
@@ -242,16 +245,16 @@ TEST(OverlapTrial, GraphsRunOnOneGpuAndMoveTheCollectivesBytes) {
 TEST(OverlapTrial, OverlappedGraphsBeatTheirTasksInSeries) {
   for (const auto& [strategy, d] : std::vector<std::pair<std::string, int>>{{"intrafusion", 1}, {"interdecom", 4}}) {
     const OverlapTrial t = overlap_trial(strategy, d);
-    std::vector<OverlapTask> chained = overlap_trial_graph(t).tasks;
-    for (size_t i = 0; i < chained.size(); ++i) chained[i].deps = i == 0 ? std::vector<uint32_t>{} : std::vector<uint32_t>{static_cast<uint32_t>(i - 1)};
+    StepGraph chained = overlap_trial_graph(t);
+    for (size_t i = 0; i < chained.tasks.size(); ++i) chained.tasks[i].deps = i == 0 ? std::vector<uint32_t>{} : std::vector<uint32_t>{static_cast<uint32_t>(i - 1)};
     const double overlapped = overlap_on_sim(t), serial = overlap_on_sim(t, &chained);
     EXPECT_GT(overlapped, 0) << strategy;
     EXPECT_LT(overlapped, serial) << strategy;
   }
   // Sequential is its tasks in series already.
   const OverlapTrial seq = overlap_trial("sequential");
-  std::vector<OverlapTask> chained = overlap_trial_graph(seq).tasks;
-  for (size_t i = 0; i < chained.size(); ++i) chained[i].deps = i == 0 ? std::vector<uint32_t>{} : std::vector<uint32_t>{static_cast<uint32_t>(i - 1)};
+  StepGraph chained = overlap_trial_graph(seq);
+  for (size_t i = 0; i < chained.tasks.size(); ++i) chained.tasks[i].deps = i == 0 ? std::vector<uint32_t>{} : std::vector<uint32_t>{static_cast<uint32_t>(i - 1)};
   EXPECT_NEAR(overlap_on_sim(seq), overlap_on_sim(seq, &chained), 1e-9);
   EXPECT_EQ(overlap_on_sim(seq), overlap_on_sim(seq));  // deterministic
 }

@@ -85,6 +85,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--set", run.overrides, "override a value: dotted.path=value (repeatable)")
       ->type_name("KEY=VALUE");
   run_cmd->add_flag("--quiet", run.quiet, "print nothing on success");
+  run_cmd->add_option("--chakra-out", run.chakra_out, parallax::run_chakra_out_help())->type_name("DIR");
 
   CLI::App* bench_cmd = app.add_subcommand("bench", "Performance benchmarks");
   bench_cmd->require_subcommand(1);

@@ -10,6 +10,7 @@ namespace parallax {
 
 // The help of `run --out`: what each workload kind writes there.
 std::string run_out_help();
+std::string run_chakra_out_help();
 
 // Returns the process exit code: 0 ok, 2 bad input, 1 internal failure.
 int run_command(const RunOptions& options);

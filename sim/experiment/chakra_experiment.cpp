@@ -17,7 +17,7 @@
 #include "sim/experiment/policy_summary.h"
 #include "sim/io/input_error.h"
 #include "sim/report/report_pages.h"
-#include "sim/policies/training/step_graph_run.h"
+#include "sim/policies/step_graph/step_graph_run.h"
 #include "sim/report/run_timing.h"
 #include "sim/scenario/scenario_loader.h"
 #include "sim/workload/chakra_reader.h"
@@ -54,14 +54,14 @@ struct ChakraRankTime {
   double compute_s = 0, exposed_comm_s = 0, host_s = 0, idle_s = 0;
 };
 
-// Like step_summary (sim/policies/training/step_graph_run.h), with host work (delay tasks) apart.
+// Like step_summary (sim/policies/step_graph/step_graph_run.h), with host work (delay tasks) apart.
 std::vector<ChakraRankTime> rank_times(const StepGraph& g, const StepGraphRun& run, double step_s) {
   std::vector<std::vector<ChakraSpan>> compute(g.ranks), comm(g.ranks), host(g.ranks);
   for (size_t t = 0; t < g.tasks.size(); ++t) {
     const StepTask& task = g.tasks[t];
     const ChakraSpan span{run.task_start(static_cast<uint32_t>(t)), run.task_finish(static_cast<uint32_t>(t))};
     switch (task.kind) {
-      case StepTask::Kind::compute: compute[task.rank].push_back(span); break;
+      case StepTask::Kind::compute: (task.on_comm_partition ? comm : compute)[task.rank].push_back(span); break;
       case StepTask::Kind::delay: host[task.rank].push_back(span); break;
       case StepTask::Kind::collective:
         for (const int r : task.group) comm[r].push_back(span);
@@ -69,6 +69,13 @@ std::vector<ChakraRankTime> rank_times(const StepGraph& g, const StepGraphRun& r
       case StepTask::Kind::send:
         comm[task.rank].push_back(span);
         comm[task.peer].push_back(span);
+        break;
+      case StepTask::Kind::join: break;
+      case StepTask::Kind::copies:  // not in a Chakra graph; counted as step_summary does
+        for (const StepCopy& c : task.copies) {
+          comm[c.rank].push_back(span);
+          comm[c.peer].push_back(span);
+        }
         break;
     }
   }

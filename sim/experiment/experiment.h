@@ -39,6 +39,7 @@ struct ExperimentContext {
   std::string out_dir;               // the output folder ("": none): build its tables and trace
   RunProgress* progress = nullptr;   // the share done so far (sim/experiment/run_progress.h); may be null
   PlatformFactory platform;          // empty: SimPlatform
+  std::string chakra_out;            // kind training: write the chosen step's ETs here ("": none)
 
   bool outputs() const { return !out_dir.empty(); }
   std::unique_ptr<Platform> make_platform(Engine& engine, const HardwareSpec& hardware, ActivityLog* log,

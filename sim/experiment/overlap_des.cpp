@@ -7,7 +7,7 @@
 
 #include "sim/engine/engine.h"
 #include "sim/platform/sim_platform.h"
-#include "sim/policies/overlap/task_graph_run.h"
+#include "sim/policies/step_graph/step_graph_run.h"
 
 namespace parallax {
 
@@ -37,12 +37,11 @@ void append_shifted(ActivityLog& into, ActivityLog& run) {
 
 }  // namespace
 
-double run_overlap_schedule_s(const HardwareSpec& hardware, const std::vector<int>& gpus,
-                              OverlapSchedule schedule, ActivityLog* log) {
+double run_overlap_schedule_s(const HardwareSpec& hardware, const StepGraph& schedule, ActivityLog* log) {
   Engine engine;
   ActivityLog run_log;
   SimPlatform platform(engine, hardware, log != nullptr ? &run_log : nullptr);
-  TaskGraphRun run(platform, gpus, std::move(schedule.tasks), schedule.comm_sms);
+  StepGraphRun run(platform, schedule);
   run.start();
   engine.run();
   if (!run.finished()) throw std::logic_error("overlap DES: the task graph did not finish");

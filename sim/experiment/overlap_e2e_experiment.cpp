@@ -60,7 +60,7 @@ void simulate_layer(const HardwareSpec& hw, const OverlapGroup& g, const models:
     const models::LayerOp& op = r.ops[i];
     mark();
     r.des[i].baseline_s =
-        run_overlap_schedule_s(hw, g.order, layer_op_schedule(op, g, params, OverlapStrategy::sequential, 1), log);
+        run_overlap_schedule_s(hw, layer_op_schedule(op, g, params, OverlapStrategy::sequential, 1), log);
   }
   for (size_t i = 0; i < r.ops.size(); ++i) {
     const models::LayerOpCost& c = r.analytic.ops[i];
@@ -69,8 +69,7 @@ void simulate_layer(const HardwareSpec& hw, const OverlapGroup& g, const models:
     r.des[i].selected_s =
         same && log == nullptr
             ? r.des[i].baseline_s
-            : run_overlap_schedule_s(hw, g.order,
-                                     layer_op_schedule(r.ops[i], g, params, c.selected, std::max<int64_t>(c.degree, 1)),
+            : run_overlap_schedule_s(hw, layer_op_schedule(r.ops[i], g, params, c.selected, std::max<int64_t>(c.degree, 1)),
                                      log);
   }
   for (size_t i = 0; i < r.ops.size(); ++i) {

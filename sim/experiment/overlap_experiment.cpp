@@ -42,7 +42,7 @@ double intrafusion_chunk_bytes(const models::OverlapProblem& p) {
 
 double simulate(const HardwareSpec& hw, const models::OverlapProblem& p, const OverlapGroup& g,
                 const models::OverlapParams& params, OverlapStrategy s, int64_t degree, ActivityLog* log = nullptr) {
-  return run_overlap_schedule_s(hw, g.order, overlap_schedule(p, g, params, s, degree), log);
+  return run_overlap_schedule_s(hw, overlap_schedule(p, g, params, s, degree), log);
 }
 
 // trace.json: the four strategies of one configuration (InterDecom at d*), one after another,

@@ -15,6 +15,7 @@ struct RunOptions {
   std::optional<uint64_t> seed;
   std::vector<std::string> overrides;  // --set dotted.path=value
   bool quiet = false;
+  std::string chakra_out;              // --chakra-out: kind training's step as Chakra ETs here ("": none)
 };
 
 }  // namespace parallax

@@ -18,9 +18,11 @@
 #include "sim/experiment/training_trace.h"
 #include "sim/io/input_error.h"
 #include "sim/policies/overlap/overlap_machine.h"
+#include "sim/policies/training/every_rank_step.h"
 #include "sim/policies/training/training_step.h"
 #include "sim/report/report_pages.h"
 #include "sim/report/run_timing.h"
+#include "sim/workload/chakra_writer.h"
 
 namespace parallax {
 
@@ -267,6 +269,8 @@ Result run_training(const Scenario& sc, const ExperimentContext& ctx) {
                           fmt::format("{:.4f}", m.stages[i].idle_s), fmt::format("{:.1f}", memory[i].total_bytes() / 1e9)});
   r.console.push_back(summary_console_table(s));
   r.console.push_back(std::move(table));
+  // The chosen step's every rank, for `kind: chakra` (the cross-check in docs/chakra.md).
+  if (!ctx.chakra_out.empty()) write_chakra_dir(every_rank_step(best->step, c).graph, ctx.chakra_out, "training");
   if (ctx.outputs()) {
     r.stale.push_back("trace.json");
     if (sc.output.trace)

@@ -34,6 +34,18 @@ std::shared_ptr<ActivityLog> step_activity_log(const StepGraph& graph, const Ste
         r.dst = node(task.peer);
         r.bytes = task.bytes;
         break;
+      case StepTask::Kind::join:
+        continue;
+      case StepTask::Kind::copies: {  // one record for the set, on its first shown sender
+        const auto it = std::find_if(task.copies.begin(), task.copies.end(),
+                                     [&](const StepCopy& c) { return ranks.contains(c.rank) || ranks.contains(c.peer); });
+        if (it == task.copies.end()) continue;
+        r.kind = ActivityKind::copy;
+        r.src = node(it->rank);
+        r.dst = node(it->peer);
+        for (const StepCopy& c : task.copies) r.bytes += c.bytes;
+        break;
+      }
       case StepTask::Kind::collective: {
         const auto it = std::find_if(task.group.begin(), task.group.end(), [&](int m) { return ranks.contains(m); });
         if (it == task.group.end()) continue;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sim/platform/activity_record.h"
-#include "sim/policies/training/step_graph_run.h"
+#include "sim/policies/step_graph/step_graph_run.h"
 #include "sim/workload/step_graph.h"
 
 namespace parallax {

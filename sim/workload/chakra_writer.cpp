@@ -70,6 +70,12 @@ std::vector<ChakraEtFile> chakra_ets_of(const StepGraph& graph) {
   };
   for (size_t i = 0; i < graph.tasks.size(); ++i) {
     const StepTask& t = graph.tasks[i];
+    // An overlap schedule's ring-step copies and comm-partition kernels have no Chakra node kind.
+    if (t.kind == StepTask::Kind::copies || t.kind == StepTask::Kind::join || t.on_comm_partition)
+      throw std::invalid_argument(fmt::format("task {} ('{}'): a {} has no Chakra node", i, t.label,
+                                              t.on_comm_partition                  ? "comm-partition kernel"
+                                              : t.kind == StepTask::Kind::join ? "join task"
+                                                                                   : "copies task"));
     task_ranks[i] = ranks_of(t);
     if (t.kind == StepTask::Kind::send && t.peer == t.rank)
       throw std::invalid_argument(fmt::format("task {} sends to its own rank {}", i, t.rank));
@@ -125,6 +131,8 @@ std::vector<ChakraEtFile> chakra_ets_of(const StepGraph& graph) {
           add_int(n, "comm_tag", static_cast<int64_t>(i % (uint64_t{1} << 31)));
           add_int(n, "comm_size", std::llround(t.bytes));
           break;
+        case StepTask::Kind::copies:
+        case StepTask::Kind::join: break;  // refused above
       }
     }
     // A dependency that has no node on any rank of this task cannot be written.

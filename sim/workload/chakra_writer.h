@@ -11,7 +11,8 @@
 //               comm_tag = i, comm_size.
 // A dependency goes into data_deps of the dependent's node on each rank both tasks share; one
 // that shares no rank cannot be said in per-rank ETs and throws std::invalid_argument, as does a
-// graph whose deps do not point to earlier tasks, or a send to itself.
+// graph whose deps do not point to earlier tasks, a send to itself, or an overlap schedule's
+// copies task, join or comm-partition kernel (no Chakra node kind says them).
 #pragma once
 
 #include <string>

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "tests/support/cli_harness.h"
@@ -112,6 +113,56 @@ TEST(TrainingCli, LayoutErrorsNameTheKey) {
     EXPECT_EQ(r.code, 2) << set << ": " << r.output;
     EXPECT_NE(r.output.find(expect), std::string::npos) << set << ": " << r.output;
   }
+}
+
+// The two training paths on one step: --chakra-out writes the chosen step's every rank as ETs,
+// `kind: chakra` replays them on the same machine; the step time is the same, exactly (both run
+// the same per-GPU kernels and fabric traffic, every_rank_step.h; simulated time is integer ticks).
+// Two nodes here (the stages' sends cross the fabric); the one-node case is in
+// sim/policies/training/every_rank_step_test.cpp.
+TEST(TrainingCli, ChakraReplayOfTheWrittenStepHasTheSameStepTime) {
+  const fs::path dir = fresh_temp_dir("parallax_training_cli", "chakra");
+  const fs::path ets = dir / "ets";
+  const Result w = run("run " + kSmall + " --quiet --out " + (dir / "training").string() + " --chakra-out " + ets.string());
+  ASSERT_EQ(w.code, 0) << w.output;
+  for (int r = 0; r < 16; ++r) EXPECT_TRUE(fs::exists(ets / ("training." + std::to_string(r) + ".et"))) << r;
+  const fs::path replay = dir / "replay.yaml";
+  std::ofstream(replay) << "name: replay\nseed: 1\nhardware: {preset: dgx-a100, nodes: 2}\n"
+                        << "workload: {kind: chakra, trace: " << ets.string() << "}\n";
+  const Result c = run("run " + replay.string() + " --quiet --out " + (dir / "chakra").string());
+  ASSERT_EQ(c.code, 0) << c.output;
+  const nlohmann::json t = nlohmann::json::parse(slurp(dir / "training" / "summary.json"));
+  const nlohmann::json k = nlohmann::json::parse(slurp(dir / "chakra" / "summary.json"));
+  EXPECT_GT(t.at("step_time_s").get<double>(), 0);
+  EXPECT_EQ(k.at("step_time_s").get<double>(), t.at("step_time_s").get<double>());
+  // Another kind has no step to write: exit 2, naming the option.
+  const Result bad = run("run " + replay.string() + " --quiet --chakra-out " + (dir / "x").string());
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.output.find("--chakra-out"), std::string::npos) << bad.output;
+}
+
+// The shipped set traces/chakra/training_tp2_pp2_dp2 is what --chakra-out writes today, byte
+// for byte, and its replay scenario gives the training scenario's step time, exactly.
+TEST(TrainingCli, ShippedTrainingEtsAreFreshAndReplayToTheSameStep) {
+  const fs::path dir = fresh_temp_dir("parallax_training_cli", "shipped");
+  const Result w = run("run " + (kSource / "scenarios/training/gpt-small-tp2-pp2-dp2.yaml").string() + " --quiet --out " +
+                       (dir / "training").string() + " --chakra-out " + (dir / "ets").string());
+  ASSERT_EQ(w.code, 0) << w.output;
+  const fs::path shipped = kSource / "traces/chakra/training_tp2_pp2_dp2";
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir / "ets")) {
+    ++files;
+    EXPECT_EQ(slurp(e.path()), slurp(shipped / e.path().filename())) << e.path().filename();
+  }
+  EXPECT_EQ(files, 8u);
+  EXPECT_EQ(static_cast<size_t>(std::distance(fs::directory_iterator(shipped), fs::directory_iterator())), files);
+  const Result c = run("run " + (kSource / "scenarios/chakra/training-tp2-pp2-dp2.yaml").string() + " --quiet --out " +
+                       (dir / "chakra").string());
+  ASSERT_EQ(c.code, 0) << c.output;
+  const double training_s = nlohmann::json::parse(slurp(dir / "training" / "summary.json")).at("step_time_s");
+  const double chakra_s = nlohmann::json::parse(slurp(dir / "chakra" / "summary.json")).at("step_time_s");
+  EXPECT_GT(training_s, 0);
+  EXPECT_EQ(chakra_s, training_s);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "sim/policies/overlap/overlap_schedule.h"
 #include "sim/policies/overlap/ring_hops.h"
 #include "sim/policies/overlap/ring_synthesis.h"
+#include "sim/policies/step_graph/step_graph_run.h"
 #include "sim/scenario/scenario_loader.h"
 
 namespace parallax {
@@ -122,8 +123,8 @@ double simulate(const HardwareSpec& hw, const models::OverlapProblem& p, const O
                 const models::OverlapParams& params, models::OverlapStrategy s, int64_t d) {
   Engine engine;
   SimPlatform platform(engine, hw);
-  OverlapSchedule schedule = overlap_schedule(p, g, params, s, d);
-  TaskGraphRun run(platform, g.order, std::move(schedule.tasks), schedule.comm_sms);
+  const StepGraph schedule = overlap_schedule(p, g, params, s, d);
+  StepGraphRun run(platform, schedule);
   run.start();
   engine.run();
   EXPECT_TRUE(run.finished());

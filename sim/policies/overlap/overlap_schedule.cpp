@@ -1,5 +1,5 @@
 // File: sim/policies/overlap/overlap_schedule.cpp
-// Strategy -> task graph (overlap_schedule.h).
+// Strategy -> StepGraph (overlap_schedule.h).
 #include "sim/policies/overlap/overlap_schedule.h"
 
 #include <fmt/format.h>
@@ -12,81 +12,139 @@ namespace {
 
 using models::OverlapStrategy;
 
+// Task indices a later task waits for (a GEMM's per-rank tasks, a ring step's copies and kernels).
+using Done = std::vector<uint32_t>;
+
+Done deps_of_both(Done a, const Done& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
 class GraphBuilder {
  public:
-  GraphBuilder(const models::OverlapProblem& problem, const OverlapGroup& group, const models::OverlapParams& params)
-      : problem_(problem), group_(group), params_(params) {}
-
-  uint32_t add(OverlapTask task, std::vector<uint32_t> deps) {
-    task.deps = std::move(deps);
-    tasks_.push_back(std::move(task));
-    return static_cast<uint32_t>(tasks_.size() - 1);
+  GraphBuilder(const models::OverlapProblem& problem, const OverlapGroup& group, const models::OverlapParams& params,
+               int comm_sms)
+      : problem_(problem), group_(group), params_(params) {
+    graph_.ranks = static_cast<int>(group_.order.size());
+    graph_.gpu_of_rank = group_.order;
+    graph_.comm_sms = comm_sms;
+    for (int r = 0; r < graph_.ranks; ++r) {
+      const int gpu = group_.order[static_cast<size_t>(r)];
+      if (gpu >= static_cast<int>(rank_of_gpu_.size())) rank_of_gpu_.resize(static_cast<size_t>(gpu) + 1, -1);
+      rank_of_gpu_[static_cast<size_t>(gpu)] = r;
+    }
   }
 
-  uint32_t delay(std::string label, double seconds, std::vector<uint32_t> deps) {
-    OverlapTask t;
-    t.kind = OverlapTask::Kind::delay;
+  uint32_t add(StepTask task, Done deps) {
+    task.deps = std::move(deps);
+    graph_.tasks.push_back(std::move(task));
+    return static_cast<uint32_t>(graph_.tasks.size() - 1);
+  }
+
+  Done delay(std::string label, double seconds, Done deps) {
+    StepTask t;
+    t.kind = StepTask::Kind::delay;
     t.label = std::move(label);
     t.delay_s = seconds;
-    return add(std::move(t), std::move(deps));
+    return {add(std::move(t), std::move(deps))};
   }
 
-  // A kernel that alone on `sms_used` SMs takes `time_s` and streams `bytes` of HBM.
-  uint32_t compute(std::string label, double time_s, double bytes, int64_t sms_used, std::vector<uint32_t> deps) {
+  // A kernel on every rank that alone on `sms_used` SMs takes `time_s` and streams `bytes` of HBM.
+  Done compute(const std::string& label, double time_s, double bytes, int64_t sms_used, const Done& deps) {
     const models::GpuComputeParams& gpu = group_.machine.gpu;
-    OverlapTask t;
-    t.kind = OverlapTask::Kind::compute;
-    t.label = label;
-    t.kernel = KernelProfile{std::move(label),
-                             time_s * gpu.peak_flops * static_cast<double>(sms_used) / static_cast<double>(gpu.sms),
-                             bytes, 0};
-    return add(std::move(t), std::move(deps));
+    return on_every_rank(label,
+                         KernelProfile{label,
+                                       time_s * gpu.peak_flops * static_cast<double>(sms_used) /
+                                           static_cast<double>(gpu.sms),
+                                       bytes, 0},
+                         false, deps);
   }
 
-  // One ring step moving `chunk` bytes per hop on the single ring, or split over the double ring.
-  uint32_t ring_step(std::string label, double chunk, bool double_ring, bool hbm, std::vector<uint32_t> deps) {
-    OverlapTask t;
-    t.kind = OverlapTask::Kind::ring_step;
-    t.label = std::move(label);
-    t.delay_s = params_.step_overhead_s;
+  // One compute task per rank running `kernel`, all after `deps` (through a join when there are
+  // several: P tasks after a barrier of ~2P take ~3P deps, not 2P²).
+  Done on_every_rank(const std::string& label, const KernelProfile& kernel, bool comm_partition, const Done& after) {
+    Done deps = after;
+    if (deps.size() > 1) {
+      StepTask j;
+      j.kind = StepTask::Kind::join;
+      j.label = label + ":join";
+      deps = {add(std::move(j), std::move(deps))};
+    }
+    Done out;
+    for (int r = 0; r < graph_.ranks; ++r) {
+      StepTask t;
+      t.kind = StepTask::Kind::compute;
+      t.label = label;
+      t.rank = r;
+      t.kernel = kernel;
+      t.on_comm_partition = comm_partition;
+      out.push_back(add(std::move(t), deps));
+    }
+    return out;
+  }
+
+  // One ring step moving `chunk` bytes per hop on the single ring, or split over the double ring:
+  // the handshake, then the copies and (hbm) the communication kernels' HBM traffic.
+  Done ring_step(const std::string& label, double chunk, bool double_ring, bool hbm, Done deps) {
+    const Done handshake = delay(label, params_.step_overhead_s, std::move(deps));
+    StepTask t;
+    t.kind = StepTask::Kind::copies;
+    t.label = label;
     if (double_ring) {
       const double b1 = group_.machine.double_ring.first.bottleneck_Bps();
       const double b2 = group_.machine.double_ring.second.bottleneck_Bps();
       const double x1 = b1 / (b1 + b2);
       // A group built by hand with only order / reverse_order runs those on their first paths.
       const bool routed = !group_.first.order.empty();
-      t.rings.push_back({routed ? group_.first.order : group_.order, x1 * chunk, group_.first.paths});
-      t.rings.push_back({routed ? group_.second.order : group_.reverse_order, (1.0 - x1) * chunk, group_.second.paths});
+      add_ring(t, routed ? group_.first.order : group_.order, x1 * chunk, group_.first.paths);
+      add_ring(t, routed ? group_.second.order : group_.reverse_order, (1.0 - x1) * chunk, group_.second.paths);
     } else {
       const bool routed = !group_.single.order.empty();
-      t.rings.push_back({routed ? group_.single.order : group_.order, chunk, group_.single.paths});
+      add_ring(t, routed ? group_.single.order : group_.order, chunk, group_.single.paths);
     }
-    t.comm_hbm_bytes = hbm ? params_.hbm_bytes_per_link_byte * chunk : 0.0;
-    return add(std::move(t), std::move(deps));
+    Done out{add(std::move(t), handshake)};
+    const double hbm_bytes = hbm ? params_.hbm_bytes_per_link_byte * chunk : 0.0;
+    if (hbm_bytes > 0 && graph_.comm_sms > 0)
+      out = deps_of_both(std::move(out), on_every_rank(label, KernelProfile{label + ":hbm", 0.0, hbm_bytes, 0}, true, handshake));
+    return out;
   }
 
   // A whole collective of `bytes` on the single ring after `deps`: base delay, then its steps.
-  // Returns the last task.
-  uint32_t collective(const std::string& label, double bytes, bool hbm, std::vector<uint32_t> deps) {
-    uint32_t last = delay(label + ":base", params_.collective_base_latency_s, std::move(deps));
+  Done collective(const std::string& label, double bytes, bool hbm, Done deps) {
+    Done last = delay(label + ":base", params_.collective_base_latency_s, std::move(deps));
     const int64_t steps = models::ring_steps(models::overlap_collective(problem_.op), problem_.tp);
     const double chunk = bytes / static_cast<double>(problem_.tp);
-    for (int64_t s = 0; s < steps; ++s) last = ring_step(fmt::format("{}:step{}", label, s), chunk, false, hbm, {last});
+    for (int64_t s = 0; s < steps; ++s) last = ring_step(fmt::format("{}:step{}", label, s), chunk, false, hbm, last);
     return last;
   }
 
-  std::vector<OverlapTask> take() { return std::move(tasks_); }
+  StepGraph take() { return std::move(graph_); }
 
  private:
+  // One copy per hop of the ring `order` (GPUs), hop i over paths[i] (empty: path 0).
+  void add_ring(StepTask& t, const std::vector<int>& order, double bytes, const std::vector<int>& paths) const {
+    if (order.size() < 2) return;
+    for (size_t i = 0; i < order.size(); ++i)
+      t.copies.push_back({rank_of(order[i]), rank_of(order[(i + 1) % order.size()]), bytes,
+                          paths.empty() ? 0 : paths[i]});
+  }
+
+  int rank_of(int gpu) const {
+    if (gpu < 0 || gpu >= static_cast<int>(rank_of_gpu_.size()) || rank_of_gpu_[static_cast<size_t>(gpu)] < 0)
+      throw std::invalid_argument(fmt::format("overlap_schedule: ring GPU {} is not in the group", gpu));
+    return rank_of_gpu_[static_cast<size_t>(gpu)];
+  }
+
   const models::OverlapProblem& problem_;
   const OverlapGroup& group_;
   const models::OverlapParams& params_;
-  std::vector<OverlapTask> tasks_;
+  StepGraph graph_;
+  std::vector<int> rank_of_gpu_;
 };
 
 void build_sequential(GraphBuilder& b, const models::OverlapProblem& p, const OverlapGroup& g) {
   const models::GemmShape shape = models::overlap_gemm_shape(p, p.m);
-  const uint32_t gemm =
+  const Done gemm =
       b.compute("gemm", models::gemm_time_s(shape, g.machine.gpu), models::gemm_bytes(shape), g.machine.gpu.sms, {});
   b.collective("comm", models::overlap_collective_bytes(p), false, {gemm});
 }
@@ -100,29 +158,29 @@ void build_intrafusion(GraphBuilder& b, const models::OverlapProblem& p, const O
   const double block_bytes = models::gemm_bytes(shape) / pd;
   const double chunk = models::overlap_collective_bytes(p) / pd;
   const int64_t steps = p.tp - 1;
-  std::vector<uint32_t> barrier{b.delay("fused:base", params.collective_base_latency_s, {})};
-  auto block = [&](int64_t j, std::vector<uint32_t> deps) {
-    return b.compute(fmt::format("fused:block{}", j), block_s, block_bytes, sms, std::move(deps));
+  Done barrier = b.delay("fused:base", params.collective_base_latency_s, {});
+  auto block = [&](int64_t j, const Done& deps) {
+    return b.compute(fmt::format("fused:block{}", j), block_s, block_bytes, sms, deps);
   };
   if (p.op == models::OverlapOp::ag_gemm) {
     for (int64_t j = 0; j < steps; ++j) {
-      const uint32_t c = block(j, barrier);
-      const uint32_t s = b.ring_step(fmt::format("fused:step{}", j), chunk, double_ring, true, barrier);
-      barrier = {c, s};
+      Done c = block(j, barrier);
+      const Done s = b.ring_step(fmt::format("fused:step{}", j), chunk, double_ring, true, barrier);
+      barrier = deps_of_both(std::move(c), s);
     }
     block(steps, barrier);
     return;
   }
   // gemm_rs / gemm_ar: the first block alone, then each step sends while the next block runs.
-  barrier = {block(0, barrier)};
+  barrier = block(0, barrier);
   for (int64_t j = 0; j < steps; ++j) {
-    const uint32_t s = b.ring_step(fmt::format("fused:step{}", j), chunk, double_ring, true, barrier);
-    const uint32_t c = block(j + 1, barrier);
-    barrier = {s, c};
+    Done s = b.ring_step(fmt::format("fused:step{}", j), chunk, double_ring, true, barrier);
+    const Done c = block(j + 1, barrier);
+    barrier = deps_of_both(std::move(s), c);
   }
   if (p.op == models::OverlapOp::gemm_ar)
     for (int64_t j = 0; j < steps; ++j)
-      barrier = {b.ring_step(fmt::format("fused:ag_step{}", j), chunk, double_ring, true, barrier)};
+      barrier = b.ring_step(fmt::format("fused:ag_step{}", j), chunk, double_ring, true, barrier);
 }
 
 void build_interdecom(GraphBuilder& b, const models::OverlapProblem& p, const OverlapGroup& g,
@@ -133,47 +191,39 @@ void build_interdecom(GraphBuilder& b, const models::OverlapProblem& p, const Ov
   const models::GemmShape shape = models::overlap_gemm_shape(p, rows);
   const double chunk_gemm_s = models::gemm_time_on_sms_s(shape, g.machine.gpu, sms);
   const double chunk_bytes = models::overlap_collective_bytes(p) / d;
-  std::vector<uint32_t> compute_prev, comm_prev;
+  Done compute_prev, comm_prev;
   const bool ag = p.op == models::OverlapOp::ag_gemm;
   for (int64_t i = 0; i < degree; ++i) {
     const std::string label = fmt::format("chunk{}", i);
     if (ag) {
-      const uint32_t comm = b.collective(label + ":comm", chunk_bytes, true, comm_prev);
-      comm_prev = {comm};
-      std::vector<uint32_t> deps = compute_prev;
-      deps.push_back(comm);
-      const uint32_t gemm = b.compute(label + ":gemm", chunk_gemm_s, models::gemm_bytes(shape), sms, deps);
-      compute_prev = {b.delay(label + ":sync", params.chunk_sync_s, {gemm})};
+      comm_prev = b.collective(label + ":comm", chunk_bytes, true, comm_prev);
+      const Done gemm = b.compute(label + ":gemm", chunk_gemm_s, models::gemm_bytes(shape), sms, deps_of_both(compute_prev, comm_prev));
+      compute_prev = b.delay(label + ":sync", params.chunk_sync_s, gemm);
     } else {
-      const uint32_t gemm = b.compute(label + ":gemm", chunk_gemm_s, models::gemm_bytes(shape), sms, compute_prev);
-      const uint32_t sync = b.delay(label + ":sync", params.chunk_sync_s, {gemm});
-      compute_prev = {sync};
-      std::vector<uint32_t> deps = comm_prev;
-      deps.push_back(sync);
-      comm_prev = {b.collective(label + ":comm", chunk_bytes, true, deps)};
+      const Done gemm = b.compute(label + ":gemm", chunk_gemm_s, models::gemm_bytes(shape), sms, compute_prev);
+      compute_prev = b.delay(label + ":sync", params.chunk_sync_s, gemm);
+      comm_prev = b.collective(label + ":comm", chunk_bytes, true, deps_of_both(comm_prev, compute_prev));
     }
   }
 }
 
 }  // namespace
 
-OverlapSchedule overlap_schedule(const models::OverlapProblem& problem, const OverlapGroup& group,
-                                 const models::OverlapParams& params, models::OverlapStrategy strategy,
-                                 int64_t degree) {
+StepGraph overlap_schedule(const models::OverlapProblem& problem, const OverlapGroup& group,
+                           const models::OverlapParams& params, models::OverlapStrategy strategy, int64_t degree) {
   models::check_overlap_problem(problem);
   if (degree < 1) throw std::invalid_argument("overlap_schedule: degree must be >= 1");
-  GraphBuilder b(problem, group, params);
-  OverlapSchedule s;
+  const int comm_sms = strategy == OverlapStrategy::sequential
+                           ? 0
+                           : static_cast<int>(group.machine.gpu.sms - models::gemm_sms_beside_comm(group.machine.gpu, params));
+  GraphBuilder b(problem, group, params, comm_sms);
   switch (strategy) {
     case OverlapStrategy::sequential: build_sequential(b, problem, group); break;
     case OverlapStrategy::intrafusion_ring: build_intrafusion(b, problem, group, params, false); break;
     case OverlapStrategy::intrafusion_double_ring: build_intrafusion(b, problem, group, params, true); break;
     case OverlapStrategy::interdecom: build_interdecom(b, problem, group, params, degree); break;
   }
-  if (strategy != OverlapStrategy::sequential)
-    s.comm_sms = static_cast<int>(group.machine.gpu.sms - models::gemm_sms_beside_comm(group.machine.gpu, params));
-  s.tasks = b.take();
-  return s;
+  return b.take();
 }
 
 }  // namespace parallax

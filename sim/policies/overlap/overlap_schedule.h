@@ -1,10 +1,17 @@
 // File: sim/policies/overlap/overlap_schedule.h
-// Each overlap strategy as a task graph for TaskGraphRun: the same decomposition the analytic
-// models price (models/overlap_*.h), executed as kernels, timers and ring-step copies on a
-// Platform, so that links, SM pools and HBM are shared by the platform rather than assumed.
+// Each overlap strategy as a StepGraph (sim/workload/step_graph.h) for StepGraphRun: the same
+// decomposition the analytic models price (models/overlap_*.h), executed as kernels, timers and
+// ring-step copies on a Platform, so that links, SM pools and HBM are shared by the platform rather than assumed.
 // A GEMM kernel's FLOPs are set so that alone on its SMs it takes the GEMM model's time
 // (flops = t · peak · sms_used / sms; dram_bytes = the GEMM's bytes); everything the DES adds
 // beyond the model is contention.
+//
+// Rank r of the graph is GPU group.order[r] (the single ring's order). A GEMM or block is one
+// compute task per rank, and what follows it waits for all of them (per-rank tasks after several
+// others wait on one join task). A ring step is a handshake
+// delay, then a copies task (one copy per hop of every ring, each over its hop's path) and, where
+// the communication kernels stream HBM (params.hbm_bytes_per_link_byte > 0, a comm partition),
+// one kernel per rank of that traffic on the rank's comm partition. Delays run on rank 0.
 //
 //   sequential        GEMM (all SMs) -> base delay -> steps ring steps
 //   intrafusion       base delay, then per step: block kernel ∥ ring step, barrier (ag: the last
@@ -22,17 +29,14 @@
 #include "models/overlap_problem.h"
 #include "models/overlap_selector.h"
 #include "sim/policies/overlap/overlap_machine.h"
-#include "sim/policies/overlap/task_graph_run.h"
+#include "sim/workload/step_graph.h"
 
 namespace parallax {
 
-struct OverlapSchedule {
-  std::vector<OverlapTask> tasks;
-  int comm_sms = 0;  // partition TaskGraphRun reserves on every GPU (0: none)
-};
-
-// `degree` is used by interdecom only. Throws std::invalid_argument for a bad problem.
-OverlapSchedule overlap_schedule(const models::OverlapProblem& problem, const OverlapGroup& group,
+// `degree` is used by interdecom only. The graph's comm_sms is the communication kernels'
+// partition (0 for sequential: its collective has the GPU to itself after the GEMM). Throws
+// std::invalid_argument for a bad problem.
+StepGraph overlap_schedule(const models::OverlapProblem& problem, const OverlapGroup& group,
                                  const models::OverlapParams& params, models::OverlapStrategy strategy,
                                  int64_t degree);
 

@@ -7,7 +7,7 @@
 
 #include "sim/engine/engine.h"
 #include "sim/platform/sim_platform.h"
-#include "sim/policies/training/step_graph_run.h"
+#include "sim/policies/step_graph/step_graph_run.h"
 #include "sim/scenario/scenario_loader.h"
 
 namespace parallax {

@@ -24,7 +24,7 @@
 
 #include "sim/policies/training/layer_passes.h"
 #include "sim/policies/training/pipeline_schedule.h"
-#include "sim/policies/training/step_graph_run.h"
+#include "sim/policies/step_graph/step_graph_run.h"
 #include "sim/policies/training/training_memory.h"
 #include "sim/workload/step_graph.h"
 #include "sim/workload/training_config.h"

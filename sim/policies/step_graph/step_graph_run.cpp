@@ -1,6 +1,6 @@
-// File: sim/policies/training/step_graph_run.cpp
+// File: sim/policies/step_graph/step_graph_run.cpp
 // Dependency counting over Platform calls (step_graph_run.h). Tag = task index.
-#include "sim/policies/training/step_graph_run.h"
+#include "sim/policies/step_graph/step_graph_run.h"
 
 #include <algorithm>
 #include <cmath>
@@ -76,8 +76,24 @@ StepGraphRun::StepGraphRun(Platform& platform, const StepGraph& graph, Collectiv
     waiting_on_[t] = static_cast<uint32_t>(task.deps.size());
     switch (task.kind) {
       case StepTask::Kind::compute:
+        check_rank(graph_, t, task.rank, "rank");
+        if (task.on_comm_partition && graph_.comm_sms <= 0)
+          throw std::invalid_argument(
+              fmt::format("step task {} ('{}') runs on the comm partition of a graph without one", t, task.label));
+        break;
       case StepTask::Kind::delay:
         check_rank(graph_, t, task.rank, "rank");
+        break;
+      case StepTask::Kind::join:
+        break;
+      case StepTask::Kind::copies:
+        for (const StepCopy& c : task.copies) {
+          check_rank(graph_, t, c.rank, "copy rank");
+          check_rank(graph_, t, c.peer, "copy peer");
+          if (c.peer == c.rank || c.path < 0)
+            throw std::invalid_argument(fmt::format("step task {} ('{}'): a copy from rank {} to rank {} over path {}",
+                                                    t, task.label, c.rank, c.peer, c.path));
+        }
         break;
       case StepTask::Kind::send:
         check_rank(graph_, t, task.rank, "rank");
@@ -104,6 +120,7 @@ StepGraphRun::StepGraphRun(Platform& platform, const StepGraph& graph, Collectiv
     for (uint32_t d : graph_.tasks[t].deps) dependents_[fill[d]++] = t;
   start_.resize(n);
   finish_.resize(n);
+  pending_.assign(n, 1);
 }
 
 int StepGraphRun::gpu_of(int rank) const {
@@ -113,6 +130,9 @@ int StepGraphRun::gpu_of(int rank) const {
 void StepGraphRun::start() {
   started_at_ = platform_.now();
   finished_at_ = started_at_;
+  if (graph_.comm_sms > 0)
+    for (int r = 0; r < graph_.ranks; ++r)
+      comm_partition_.push_back(platform_.create_partition(gpu_of(r), {graph_.comm_sms, 1.0, "comm"}));
   for (uint32_t t = 0; t < graph_.tasks.size(); ++t)
     if (waiting_on_[t] == 0) issue(t);
 }
@@ -122,7 +142,26 @@ void StepGraphRun::issue(uint32_t t) {
   start_[t] = platform_.now();
   switch (task.kind) {
     case StepTask::Kind::compute:
-      platform_.launch(gpu_of(task.rank), kWholeGpu, task.kernel, *this, t);
+      platform_.launch(gpu_of(task.rank),
+                       task.on_comm_partition ? comm_partition_[static_cast<size_t>(task.rank)] : kWholeGpu,
+                       task.kernel, *this, t);
+      return;
+    case StepTask::Kind::join:  // done now: its dependents are issued in this same step
+      task_done(t);
+      return;
+    case StepTask::Kind::copies:
+      if (task.copies.empty()) {  // nothing to move: done at once
+        platform_.call_at(platform_.now(), *this, t);
+        return;
+      }
+      pending_[t] = static_cast<uint32_t>(task.copies.size());
+      for (const StepCopy& c : task.copies) {
+        const Endpoint src = Endpoint::gpu(gpu_of(c.rank)), dst = Endpoint::gpu(gpu_of(c.peer));
+        if (c.path == 0)
+          platform_.copy(src, dst, Bytes(std::llround(c.bytes)), *this, t, task.label);
+        else
+          platform_.copy_over(src, dst, c.path, Bytes(std::llround(c.bytes)), *this, t, task.label);
+      }
       return;
     case StepTask::Kind::delay:
       platform_.call_at(platform_.now() + Time::seconds(task.delay_s), *this, t);
@@ -147,6 +186,10 @@ void StepGraphRun::issue(uint32_t t) {
 
 void StepGraphRun::on_complete(uint64_t tag) {
   const auto t = static_cast<uint32_t>(tag);
+  if (--pending_[t] == 0) task_done(t);
+}
+
+void StepGraphRun::task_done(uint32_t t) {
   finish_[t] = platform_.now();
   ++done_tasks_;
   if (finished()) finished_at_ = platform_.now();
@@ -164,8 +207,18 @@ StepSummary step_summary(const StepGraph& graph, const StepGraphRun& run) {
     const std::pair<Time, Time> iv{run.task_start(t), run.task_finish(t)};
     switch (task.kind) {
       case StepTask::Kind::compute:
+        (task.on_comm_partition ? comm : compute)[static_cast<size_t>(task.rank)].push_back(iv);
+        break;
       case StepTask::Kind::delay:
         compute[static_cast<size_t>(task.rank)].push_back(iv);
+        break;
+      case StepTask::Kind::copies:
+        for (const StepCopy& c : task.copies) {
+          comm[static_cast<size_t>(c.rank)].push_back(iv);
+          comm[static_cast<size_t>(c.peer)].push_back(iv);
+        }
+        break;
+      case StepTask::Kind::join:
         break;
       case StepTask::Kind::send:
         comm[static_cast<size_t>(task.rank)].push_back(iv);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -17,6 +18,7 @@
 #include "sim/policies/overlap/overlap_machine.h"
 #include "sim/policies/overlap/overlap_schedule.h"
 #include "sim/policies/overlap/ring_hops.h"
+#include "sim/policies/overlap/pair_schedule.h"
 #include "sim/policies/overlap/ring_synthesis.h"
 #include "sim/scenario/scenario_loader.h"
 
@@ -116,6 +118,58 @@ TEST(RingSynthesis, A6000DoubleRingsUseNvlinkAndPcieAtOnceWhereTheUplinksAllow) 
   EXPECT_DOUBLE_EQ(odd.bandwidth_Bps, 88e9);
   EXPECT_THROW(synthesise_double_ring(hw, {1, 1}), PlatformError);
   EXPECT_THROW(synthesise_single_ring(hw, {0, 8}), PlatformError);
+}
+
+TEST(PairSchedule, FourGpusTwoBridgedPairsInClosedForm) {
+  // GPUs 0..3 of the A6000 box: bridges 0-1 and 2-3 (56 GB/s, 1 µs), PCIe 32 GB/s through one
+  // switch (two 0.5 µs links). Round 0: partner exchange on the bridges beside the member rings
+  // 0<->2 and 1<->3 on PCIe (no link shared): 1 µs + max(1 µs + c/56, 1 µs + c/32). Round 1: the
+  // partner exchange split 56:32 over the bridge and the pair's PCIe path: 1 µs + 1 µs + c/88.
+  Engine engine;
+  SimPlatform hw(engine, load_hardware_preset("a6000x8-nvlink-pairs"));
+  const double bytes = 64.0 * 1024 * 1024, c = bytes / 4;
+  const std::optional<PairSchedule> s = synthesise_pair_schedule(hw, {0, 1, 2, 3}, bytes, 1e-6, 8.4e-6);
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->pairs, (std::vector<std::pair<int, int>>{{0, 1}, {2, 3}}));
+  ASSERT_EQ(s->rounds.size(), 2u);
+  ASSERT_EQ(s->rounds[0].rings.size(), 4u);  // two pair exchanges, two member rings
+  EXPECT_EQ(s->rounds[0].rings[2].order, (std::vector<int>{0, 2}));
+  EXPECT_EQ(s->rounds[0].rings[3].order, (std::vector<int>{1, 3}));
+  EXPECT_DOUBLE_EQ(s->rounds[0].params[2].bottleneck_Bps(), 32e9);
+  EXPECT_NEAR(s->rounds[0].step_s, 2e-6 + c / 32e9, 1e-12);
+  ASSERT_EQ(s->rounds[1].rings.size(), 4u);  // each pair on its bridge and on its PCIe path
+  EXPECT_EQ(s->rounds[1].rings[2].paths, (std::vector<int>{1, 1}));
+  EXPECT_NEAR(s->rounds[1].shares[0], 56.0 / 88.0, 1e-12);
+  EXPECT_NEAR(s->rounds[1].step_s, 2e-6 + c / 88e9, 1e-12);
+  EXPECT_NEAR(s->time_s, 8.4e-6 + 4e-6 + c / 32e9 + c / 88e9, 1e-12);
+  EXPECT_EQ(s->binding, "pcie hop 0->2 at 32.0 GB/s in round 0");
+  // The same GPUs named in another order find the same pairs.
+  const std::optional<PairSchedule> mixed = synthesise_pair_schedule(hw, {0, 2, 1, 3}, bytes, 1e-6, 8.4e-6);
+  ASSERT_TRUE(mixed.has_value());
+  EXPECT_EQ(mixed->pairs, (std::vector<std::pair<int, int>>{{0, 1}, {2, 3}}));
+  EXPECT_NEAR(mixed->time_s, s->time_s, 1e-12);
+}
+
+TEST(PairSchedule, EightGpusShareTheSwitchUplinksAndOtherBoxesHaveNone) {
+  Engine engine;
+  SimPlatform hw(engine, load_hardware_preset("a6000x8-nvlink-pairs"));
+  const double bytes = 64.0 * 1024 * 1024, c = bytes / 8;
+  const std::optional<PairSchedule> s = synthesise_pair_schedule(hw, {0, 1, 2, 3, 4, 5, 6, 7}, bytes, 1e-6, 0);
+  ASSERT_TRUE(s.has_value());
+  ASSERT_EQ(s->rounds.size(), 4u);
+  // Member rings 0,2,4,6 and 1,3,5,7: 2->4 and 3->5 both climb switch 0's uplink (16 GB/s each).
+  EXPECT_DOUBLE_EQ(s->rounds[0].params[4].bottleneck_Bps(), 16e9);
+  EXPECT_DOUBLE_EQ(s->rounds[0].params[5].bottleneck_Bps(), 16e9);
+  EXPECT_GT(s->rounds[0].step_s, c / 16e9);
+  EXPECT_EQ(s->binding, "pcie hop 2->4 at 16.0 GB/s in round 0");
+  // Not pairable: two GPUs, an odd GPU, a pair split from its partner, an NVSwitch box.
+  EXPECT_FALSE(synthesise_pair_schedule(hw, {0, 1}, bytes, 1e-6, 0).has_value());
+  EXPECT_FALSE(synthesise_pair_schedule(hw, {0, 1, 2}, bytes, 1e-6, 0).has_value());
+  EXPECT_EQ(synthesise_pair_schedule(hw, {0, 1, 2, 3, 4, 5}, bytes, 1e-6, 0)->rounds.size(), 3u);  // three pairs
+  EXPECT_FALSE(synthesise_pair_schedule(hw, {0, 1, 2, 4}, bytes, 1e-6, 0).has_value());
+  SimPlatform h100(engine, load_hardware_preset("dgx-h100"));
+  EXPECT_FALSE(synthesise_pair_schedule(h100, {0, 1, 2, 3}, bytes, 1e-6, 0).has_value());
+  EXPECT_THROW(synthesise_pair_schedule(hw, {0, 0, 1, 1}, bytes, 1e-6, 0), PlatformError);
 }
 
 double simulate(const HardwareSpec& hw, const models::OverlapProblem& p, const OverlapGroup& g,

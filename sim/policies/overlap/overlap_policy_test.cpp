@@ -110,7 +110,15 @@ TEST(RingSynthesis, A6000DoubleRingsUseNvlinkAndPcieAtOnceWhereTheUplinksAllow) 
   const OverlapGroup g8 = overlap_group(hw, 8);
   EXPECT_DOUBLE_EQ(g8.machine.ring.bottleneck_Bps(), 32e9);
   EXPECT_DOUBLE_EQ(g8.machine.double_ring.first.bottleneck_Bps() + g8.machine.double_ring.second.bottleneck_Bps(), 32e9);
-  EXPECT_EQ(g8.double_ring_binding, "pcie hop 3->4 at 16.0 GB/s");
+  EXPECT_EQ(synthesise_double_ring(hw, {0, 1, 2, 3, 4, 5, 6, 7}).binding, "pcie hop 3->4 at 16.0 GB/s");
+  // So the group runs the pair schedule in the double ring's place (its member rings still split
+  // the uplinks, but carry 3 chunks across them where a ring carries 7), as it does at TP 4; at
+  // TP 2 there is one pair and the double ring stays.
+  EXPECT_EQ(g8.double_ring_binding, "hierarchical: pcie hop 2->4 at 16.0 GB/s in round 0");
+  EXPECT_EQ(g8.pair_rounds.size(), 4u);
+  EXPECT_EQ(g8.machine.pair_rounds.size(), 4u);
+  EXPECT_EQ(g4.pair_rounds.size(), 2u);
+  EXPECT_TRUE(g2.pair_rounds.empty());
   // Synthesis over a group that is not 0..P-1, and its errors.
   const SynthesisedRings odd = synthesise_double_ring(hw, {4, 5});
   EXPECT_EQ(odd.rings[1].order, (std::vector<int>{4, 5}));
@@ -142,6 +150,8 @@ TEST(PairSchedule, FourGpusTwoBridgedPairsInClosedForm) {
   EXPECT_NEAR(s->rounds[1].shares[0], 56.0 / 88.0, 1e-12);
   EXPECT_NEAR(s->rounds[1].step_s, 2e-6 + c / 88e9, 1e-12);
   EXPECT_NEAR(s->time_s, 8.4e-6 + 4e-6 + c / 32e9 + c / 88e9, 1e-12);
+  EXPECT_DOUBLE_EQ(s->rounds[0].chunks, 2.0);  // one to the partner, one to the other pair
+  EXPECT_NEAR(s->rounds[1].chunks, 1.0, 1e-12);
   EXPECT_EQ(s->binding, "pcie hop 0->2 at 32.0 GB/s in round 0");
   // The same GPUs named in another order find the same pairs.
   const std::optional<PairSchedule> mixed = synthesise_pair_schedule(hw, {0, 2, 1, 3}, bytes, 1e-6, 8.4e-6);
@@ -235,10 +245,39 @@ TEST(OverlapDes, DoubleRingAgreesWhereTheRingsDoNotShareALink) {
   const HardwareSpec hw = load_hardware_preset("a6000x8-nvlink-pairs");
   Engine engine;
   SimPlatform machine(engine, hw);
-  const OverlapGroup g = overlap_group(machine, 4);
+  OverlapGroup g = overlap_group(machine, 4);
+  g.pair_rounds.clear();  // the rings themselves, not the pair schedule that replaces them
+  g.machine.pair_rounds.clear();
   const models::OverlapProblem p{models::OverlapOp::ag_gemm, 8192, 4096, 4096, 2, 4};
   const double fused = models::intrafusion_cost(p, g.machine, params, models::FusionRings::double_ring).time_s;
   EXPECT_NEAR(simulate(hw, p, g, params, models::OverlapStrategy::intrafusion_double_ring, 1) / fused, 1.0, 0.01);
+}
+
+TEST(OverlapDes, PairScheduleAgreesWithItsModelAndBeatsTheDoubleRing) {
+  // TP 4 and 8 on the A6000 box run the pair schedule in the multi-path slot: the DES of every op
+  // agrees with the model's rounds, and a communication-bound all-gather beats the double ring.
+  models::OverlapParams params;
+  params.hbm_bytes_per_link_byte = 0;
+  const HardwareSpec hw = load_hardware_preset("a6000x8-nvlink-pairs");
+  for (int64_t tp : {4, 8}) {
+    for (models::OverlapOp op : {models::OverlapOp::ag_gemm, models::OverlapOp::gemm_rs, models::OverlapOp::gemm_ar}) {
+      SCOPED_TRACE(fmt::format("{} tp{}", models::to_string(op), tp));
+      const models::OverlapProblem p{op, 8192, 512 * tp, 8192, 2, tp};
+      Engine engine;
+      SimPlatform machine(engine, hw);
+      const OverlapGroup g = overlap_group(machine, tp, models::overlap_collective_bytes(p) / static_cast<double>(tp));
+      ASSERT_FALSE(g.pair_rounds.empty());
+      const double fused = models::intrafusion_cost(p, g.machine, params, models::FusionRings::double_ring).time_s;
+      const double des = simulate(hw, p, g, params, models::OverlapStrategy::intrafusion_double_ring, 1);
+      EXPECT_NEAR(des / fused, 1.0, 0.01);
+      if (op != models::OverlapOp::ag_gemm) continue;
+      OverlapGroup rings = g;
+      rings.pair_rounds.clear();
+      rings.machine.pair_rounds.clear();
+      const double double_ring = simulate(hw, p, rings, params, models::OverlapStrategy::intrafusion_double_ring, 1);
+      EXPECT_GT(double_ring / des, 1.05) << double_ring << " " << des;
+    }
+  }
 }
 
 }  // namespace

@@ -65,6 +65,18 @@ class GraphBuilder {
     return add(std::move(t), std::move(deps));
   }
 
+  // One round of the pair schedule: its rings at once, ring r moving shares[r] of `chunk`.
+  uint32_t pair_round(std::string label, double chunk, const PairRound& round, std::vector<uint32_t> deps) {
+    OverlapTask t;
+    t.kind = OverlapTask::Kind::ring_step;
+    t.label = std::move(label);
+    t.delay_s = params_.step_overhead_s;
+    for (size_t r = 0; r < round.rings.size(); ++r)
+      t.rings.push_back({round.rings[r].order, round.shares[r] * chunk, round.rings[r].paths});
+    t.comm_hbm_bytes = params_.hbm_bytes_per_link_byte * round.chunks * chunk;
+    return add(std::move(t), std::move(deps));
+  }
+
   // A whole collective of `bytes` on the single ring after `deps`: base delay, then its steps.
   // Returns the last task.
   uint32_t collective(const std::string& label, double bytes, bool hbm, std::vector<uint32_t> deps) {
@@ -125,6 +137,44 @@ void build_intrafusion(GraphBuilder& b, const models::OverlapProblem& p, const O
       barrier = {b.ring_step(fmt::format("fused:ag_step{}", j), chunk, double_ring, true, barrier)};
 }
 
+// IntraFusion on the pair schedule (models/overlap_intrafusion.cpp has the same order): ag runs
+// round r beside the blocks that arrived before it and the last round's blocks at the end; rs the
+// mirror; ar: rs, then the all-gather's rounds.
+void build_pair_intrafusion(GraphBuilder& b, const models::OverlapProblem& p, const OverlapGroup& g,
+                            const models::OverlapParams& params) {
+  const int64_t sms = models::gemm_sms_beside_comm(g.machine.gpu, params);
+  const models::GemmShape shape = models::overlap_gemm_shape(p, p.m);
+  const double pd = static_cast<double>(p.tp);
+  const double block_s = models::gemm_time_on_sms_s(shape, g.machine.gpu, sms) / pd;
+  const double block_bytes = models::gemm_bytes(shape) / pd;
+  const double chunk = models::overlap_collective_bytes(p) / pd;
+  const std::vector<PairRound>& rounds = g.pair_rounds;
+  auto blocks = [&](std::string label, double n, std::vector<uint32_t> deps) {
+    return b.compute(std::move(label), n * block_s, n * block_bytes, sms, std::move(deps));
+  };
+  auto beside = [&](size_t r) { return r == 0 ? 1.0 : rounds[r - 1].chunks; };
+  std::vector<uint32_t> barrier{b.delay("fused:base", params.collective_base_latency_s, {})};
+  if (p.op == models::OverlapOp::ag_gemm) {
+    for (size_t r = 0; r < rounds.size(); ++r) {
+      const uint32_t c = blocks(fmt::format("fused:blocks{}", r), beside(r), barrier);
+      const uint32_t s = b.pair_round(fmt::format("fused:round{}", r), chunk, rounds[r], barrier);
+      barrier = {c, s};
+    }
+    blocks("fused:blocks_last", rounds.back().chunks, barrier);
+    return;
+  }
+  barrier = {blocks("fused:blocks_first", rounds.back().chunks, barrier)};
+  for (size_t i = 0; i < rounds.size(); ++i) {
+    const size_t r = rounds.size() - 1 - i;
+    const uint32_t s = b.pair_round(fmt::format("fused:round{}", i), chunk, rounds[r], barrier);
+    const uint32_t c = blocks(fmt::format("fused:blocks{}", i), beside(r), barrier);
+    barrier = {s, c};
+  }
+  if (p.op == models::OverlapOp::gemm_ar)
+    for (size_t r = 0; r < rounds.size(); ++r)
+      barrier = {b.pair_round(fmt::format("fused:ag_round{}", r), chunk, rounds[r], barrier)};
+}
+
 void build_interdecom(GraphBuilder& b, const models::OverlapProblem& p, const OverlapGroup& g,
                       const models::OverlapParams& params, int64_t degree) {
   const int64_t sms = models::gemm_sms_beside_comm(g.machine.gpu, params);
@@ -167,7 +217,10 @@ OverlapSchedule overlap_schedule(const models::OverlapProblem& problem, const Ov
   switch (strategy) {
     case OverlapStrategy::sequential: build_sequential(b, problem, group); break;
     case OverlapStrategy::intrafusion_ring: build_intrafusion(b, problem, group, params, false); break;
-    case OverlapStrategy::intrafusion_double_ring: build_intrafusion(b, problem, group, params, true); break;
+    case OverlapStrategy::intrafusion_double_ring:
+      if (group.pair_rounds.empty()) build_intrafusion(b, problem, group, params, true);
+      else build_pair_intrafusion(b, problem, group, params);
+      break;
     case OverlapStrategy::interdecom: build_interdecom(b, problem, group, params, degree); break;
   }
   if (strategy != OverlapStrategy::sequential)

@@ -87,6 +87,8 @@ class PairPlanner {
       if (std::any_of(rings[r].paths.begin(), rings[r].paths.end(), [](int k) { return k != 0; })) route.paths = rings[r].paths;
       round.rings.push_back(std::move(route));
       round.shares.push_back(rings[r].share);
+      // Every GPU is in the same number of rings of a round; the group's first speaks for all.
+      if (std::find(rings[r].order.begin(), rings[r].order.end(), 0) != rings[r].order.end()) round.chunks += rings[r].share;
       round.step_s = std::max(round.step_s, models::ring_step_time_s(round.params[r], rings[r].share * chunk, step_overhead_s));
     }
     return round;

@@ -40,6 +40,7 @@ struct PairRound {
   std::vector<double> shares;
   std::vector<models::RingParams> params;  // each ring's hops, shared links divided
   double step_s = 0;                        // step_overhead + slowest ring (for chunk_bytes)
+  double chunks = 0;                        // chunks every GPU sends (and receives) in the round
 };
 
 struct PairSchedule {

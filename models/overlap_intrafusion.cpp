@@ -54,8 +54,6 @@ IntraFusionCost intrafusion_cost(const OverlapProblem& problem, const OverlapMac
     return cost;
   }
   const double chunk = overlap_collective_bytes(problem) / pd;
-  if (rings == FusionRings::double_ring && !machine.pair_rounds.empty())
-    return pair_intrafusion_cost(problem, machine, params, cost, gemm_bytes(shape) / pd, chunk);
   double step_s = 0.0;
   if (rings == FusionRings::single) {
     step_s = ring_step_time_s(machine.ring, chunk, params.step_overhead_s);
@@ -75,6 +73,16 @@ IntraFusionCost intrafusion_cost(const OverlapProblem& problem, const OverlapMac
   const double overlapped = (pd - 1.0) * std::max(cost.block_compute_overlapped_s, cost.comm_step_s);
   cost.time_s = params.collective_base_latency_s + overlapped + cost.block_compute_s;
   if (problem.op == OverlapOp::gemm_ar) cost.time_s += (pd - 1.0) * cost.comm_step_s;
+  if (rings == FusionRings::double_ring && !machine.pair_rounds.empty()) {
+    // The pair schedule's rounds hide compute differently (fewer, larger rounds): it runs only
+    // where it beats the double ring on this problem.
+    IntraFusionCost pairs = cost;
+    pairs.comm_step_s = pairs.block_compute_overlapped_s = 0;
+    pairs.first_share = 1.0;
+    pairs = pair_intrafusion_cost(problem, machine, params, pairs, gemm_bytes(shape) / pd, chunk);
+    pairs.pair_schedule = true;
+    if (pairs.time_s < cost.time_s) return pairs;
+  }
   return cost;
 }
 

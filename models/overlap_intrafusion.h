@@ -29,8 +29,9 @@ struct IntraFusionCost {
   double block_compute_s = 0.0;  // c
   double block_compute_overlapped_s = 0.0;  // c_ovl
   double comm_step_s = 0.0;      // m_eff
-  double first_share = 1.0;      // x1 (1 for a single ring)
+  double first_share = 1.0;      // x1 (1 for a single ring or the pair schedule)
   double time_s = 0.0;
+  bool pair_schedule = false;    // the double ring's slot runs machine.pair_rounds (faster here)
 };
 
 IntraFusionCost intrafusion_cost(const OverlapProblem& problem, const OverlapMachine& machine,

@@ -218,8 +218,11 @@ OverlapSchedule overlap_schedule(const models::OverlapProblem& problem, const Ov
     case OverlapStrategy::sequential: build_sequential(b, problem, group); break;
     case OverlapStrategy::intrafusion_ring: build_intrafusion(b, problem, group, params, false); break;
     case OverlapStrategy::intrafusion_double_ring:
-      if (group.pair_rounds.empty()) build_intrafusion(b, problem, group, params, true);
-      else build_pair_intrafusion(b, problem, group, params);
+      // The pair schedule where the model prices it faster than the double ring for this problem.
+      if (!group.pair_rounds.empty() &&
+          models::intrafusion_cost(problem, group.machine, params, models::FusionRings::double_ring).pair_schedule)
+        build_pair_intrafusion(b, problem, group, params);
+      else build_intrafusion(b, problem, group, params, true);
       break;
     case OverlapStrategy::interdecom: build_interdecom(b, problem, group, params, degree); break;
   }

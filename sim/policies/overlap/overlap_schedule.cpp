@@ -44,7 +44,7 @@ class GraphBuilder {
   }
 
   // One ring step moving `chunk` bytes per hop on the single ring, or split over the double ring.
-  uint32_t ring_step(std::string label, double chunk, bool double_ring, bool hbm, std::vector<uint32_t> deps) {
+  uint32_t ring_step(std::string label, double chunk, bool double_ring, std::vector<uint32_t> deps) {
     OverlapTask t;
     t.kind = OverlapTask::Kind::ring_step;
     t.label = std::move(label);
@@ -61,7 +61,6 @@ class GraphBuilder {
       const bool routed = !group_.single.order.empty();
       t.rings.push_back({routed ? group_.single.order : group_.order, chunk, group_.single.paths});
     }
-    t.comm_hbm_bytes = hbm ? params_.hbm_bytes_per_link_byte * chunk : 0.0;
     return add(std::move(t), std::move(deps));
   }
 
@@ -73,17 +72,16 @@ class GraphBuilder {
     t.delay_s = params_.step_overhead_s;
     for (size_t r = 0; r < round.rings.size(); ++r)
       t.rings.push_back({round.rings[r].order, round.shares[r] * chunk, round.rings[r].paths});
-    t.comm_hbm_bytes = params_.hbm_bytes_per_link_byte * round.chunks * chunk;
     return add(std::move(t), std::move(deps));
   }
 
   // A whole collective of `bytes` on the single ring after `deps`: base delay, then its steps.
   // Returns the last task.
-  uint32_t collective(const std::string& label, double bytes, bool hbm, std::vector<uint32_t> deps) {
+  uint32_t collective(const std::string& label, double bytes, std::vector<uint32_t> deps) {
     uint32_t last = delay(label + ":base", params_.collective_base_latency_s, std::move(deps));
     const int64_t steps = models::ring_steps(models::overlap_collective(problem_.op), problem_.tp);
     const double chunk = bytes / static_cast<double>(problem_.tp);
-    for (int64_t s = 0; s < steps; ++s) last = ring_step(fmt::format("{}:step{}", label, s), chunk, false, hbm, {last});
+    for (int64_t s = 0; s < steps; ++s) last = ring_step(fmt::format("{}:step{}", label, s), chunk, false, {last});
     return last;
   }
 
@@ -100,7 +98,7 @@ void build_sequential(GraphBuilder& b, const models::OverlapProblem& p, const Ov
   const models::GemmShape shape = models::overlap_gemm_shape(p, p.m);
   const uint32_t gemm =
       b.compute("gemm", models::gemm_time_s(shape, g.machine.gpu), models::gemm_bytes(shape), g.machine.gpu.sms, {});
-  b.collective("comm", models::overlap_collective_bytes(p), false, {gemm});
+  b.collective("comm", models::overlap_collective_bytes(p), {gemm});
 }
 
 void build_intrafusion(GraphBuilder& b, const models::OverlapProblem& p, const OverlapGroup& g,
@@ -119,7 +117,7 @@ void build_intrafusion(GraphBuilder& b, const models::OverlapProblem& p, const O
   if (p.op == models::OverlapOp::ag_gemm) {
     for (int64_t j = 0; j < steps; ++j) {
       const uint32_t c = block(j, barrier);
-      const uint32_t s = b.ring_step(fmt::format("fused:step{}", j), chunk, double_ring, true, barrier);
+      const uint32_t s = b.ring_step(fmt::format("fused:step{}", j), chunk, double_ring, barrier);
       barrier = {c, s};
     }
     block(steps, barrier);
@@ -128,13 +126,13 @@ void build_intrafusion(GraphBuilder& b, const models::OverlapProblem& p, const O
   // gemm_rs / gemm_ar: the first block alone, then each step sends while the next block runs.
   barrier = {block(0, barrier)};
   for (int64_t j = 0; j < steps; ++j) {
-    const uint32_t s = b.ring_step(fmt::format("fused:step{}", j), chunk, double_ring, true, barrier);
+    const uint32_t s = b.ring_step(fmt::format("fused:step{}", j), chunk, double_ring, barrier);
     const uint32_t c = block(j + 1, barrier);
     barrier = {s, c};
   }
   if (p.op == models::OverlapOp::gemm_ar)
     for (int64_t j = 0; j < steps; ++j)
-      barrier = {b.ring_step(fmt::format("fused:ag_step{}", j), chunk, double_ring, true, barrier)};
+      barrier = {b.ring_step(fmt::format("fused:ag_step{}", j), chunk, double_ring, barrier)};
 }
 
 // IntraFusion on the pair schedule (models/overlap_intrafusion.cpp has the same order): ag runs
@@ -188,7 +186,7 @@ void build_interdecom(GraphBuilder& b, const models::OverlapProblem& p, const Ov
   for (int64_t i = 0; i < degree; ++i) {
     const std::string label = fmt::format("chunk{}", i);
     if (ag) {
-      const uint32_t comm = b.collective(label + ":comm", chunk_bytes, true, comm_prev);
+      const uint32_t comm = b.collective(label + ":comm", chunk_bytes, comm_prev);
       comm_prev = {comm};
       std::vector<uint32_t> deps = compute_prev;
       deps.push_back(comm);
@@ -200,7 +198,7 @@ void build_interdecom(GraphBuilder& b, const models::OverlapProblem& p, const Ov
       compute_prev = {sync};
       std::vector<uint32_t> deps = comm_prev;
       deps.push_back(sync);
-      comm_prev = {b.collective(label + ":comm", chunk_bytes, true, deps)};
+      comm_prev = {b.collective(label + ":comm", chunk_bytes, deps)};
     }
   }
 }

@@ -28,7 +28,9 @@ struct OverlapTask {
   double delay_s = 0;          // delay; ring_step: the handshake before the copies
   KernelProfile kernel;        // compute: on every GPU, whole-GPU pool (SMs not partitioned)
   std::vector<RingShare> rings;  // ring_step
-  double comm_hbm_bytes = 0;   // ring_step: HBM traffic per GPU on the comm partition (0: none)
+  double comm_hbm_bytes = 0;   // ring_step: a copy kernel's HBM bytes per GPU on the comm partition,
+                               // for hw trials on one GPU whose hops become that kernel (0: none;
+                               // overlap_schedule leaves it 0: on SimPlatform copies load HBM)
   std::vector<uint32_t> deps;  // indices of earlier tasks
 };
 

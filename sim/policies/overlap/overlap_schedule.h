@@ -10,7 +10,9 @@
 //   intrafusion       base delay, then per step: block kernel ∥ ring step, barrier (ag: the last
 //                     block after the last step; rs: the first block before the first step;
 //                     ar: rs + the all-gather's steps); double ring: each step copies x1 and x2
-//                     of the chunk on the two rings
+//                     of the chunk on the two rings; where the group has pair rounds and the
+//                     model prices them faster (models/overlap_intrafusion.h), the rounds instead,
+//                     each beside the blocks that arrived in the round before
 //   interdecom(d)     compute stream: chunk kernel -> sync delay, chunk after chunk; comm stream:
 //                     base delay + ring steps per chunk; ag: GEMM i after comm i, rs/ar: comm i
 //                     after GEMM i

@@ -10,6 +10,35 @@ int64_t gemm_sms_beside_comm(const GpuComputeParams& gpu, const OverlapParams& p
   return std::max<int64_t>(1, gpu.sms - params.comm_sms);
 }
 
+namespace {
+
+// IntraFusion on a pair schedule's rounds (overlap_intrafusion.h); `cost` has c filled in.
+// All-gather order: round r runs beside the blocks that arrived before it (the own block in round
+// 0), and the blocks of the last round run alone at the end. gemm_rs runs the mirror (the last
+// round's blocks first, alone, then the rounds reversed): the same sum.
+IntraFusionCost pair_intrafusion_cost(const OverlapProblem& problem, const OverlapMachine& machine,
+                                      const OverlapParams& params, IntraFusionCost cost, double block_bytes,
+                                      double chunk) {
+  const double c = cost.block_compute_s, hbm_Bps = machine.gpu.hbm_Bps, h = params.hbm_bytes_per_link_byte;
+  const std::vector<PairRoundParams>& rounds = machine.pair_rounds;
+  double overlapped = 0, comm_only = 0;
+  for (size_t r = 0; r < rounds.size(); ++r) {
+    const double blocks = r == 0 ? 1.0 : rounds[r - 1].chunks;
+    const double traffic = h * rounds[r].chunks * chunk;  // the round's HBM traffic per GPU
+    const double m_eff = std::max(pair_round_step_s(rounds[r], chunk, params.step_overhead_s), traffic / hbm_Bps);
+    const double compute = std::max(blocks * c, (blocks * block_bytes + traffic) / hbm_Bps);
+    overlapped += std::max(compute, m_eff);
+    comm_only += m_eff;
+    cost.comm_step_s = std::max(cost.comm_step_s, m_eff);
+    cost.block_compute_overlapped_s = std::max(cost.block_compute_overlapped_s, compute / blocks);
+  }
+  cost.time_s = params.collective_base_latency_s + overlapped + rounds.back().chunks * c;
+  if (problem.op == OverlapOp::gemm_ar) cost.time_s += comm_only;
+  return cost;
+}
+
+}  // namespace
+
 IntraFusionCost intrafusion_cost(const OverlapProblem& problem, const OverlapMachine& machine,
                                  const OverlapParams& params, FusionRings rings) {
   check_overlap_problem(problem);
@@ -44,6 +73,16 @@ IntraFusionCost intrafusion_cost(const OverlapProblem& problem, const OverlapMac
   const double overlapped = (pd - 1.0) * std::max(cost.block_compute_overlapped_s, cost.comm_step_s);
   cost.time_s = params.collective_base_latency_s + overlapped + cost.block_compute_s;
   if (problem.op == OverlapOp::gemm_ar) cost.time_s += (pd - 1.0) * cost.comm_step_s;
+  if (rings == FusionRings::double_ring && !machine.pair_rounds.empty()) {
+    // The pair schedule's rounds hide compute differently (fewer, larger rounds): it runs only
+    // where it beats the double ring on this problem.
+    IntraFusionCost pairs = cost;
+    pairs.comm_step_s = pairs.block_compute_overlapped_s = 0;
+    pairs.first_share = 1.0;
+    pairs = pair_intrafusion_cost(problem, machine, params, pairs, gemm_bytes(shape) / pd, chunk);
+    pairs.pair_schedule = true;
+    if (pairs.time_s < cost.time_s) return pairs;
+  }
   return cost;
 }
 

@@ -14,6 +14,12 @@
 //   ag_gemm: base + (P−1)·max(c_ovl, m_eff) + c
 //   gemm_rs: base + c + (P−1)·max(c_ovl, m_eff)
 //   gemm_ar: gemm_rs + (P−1)·m_eff   (the all-gather half has nothing to compute)
+//   double_ring with machine.pair_rounds (a pair-aware hierarchical schedule, rounds r = 0..Q−1,
+//   each GPU sending n_r chunks; b_0 = 1, b_r = n_{r−1} blocks run beside round r):
+//            m_r = max(pair_round_step_s(r, chunk), h·n_r·chunk/HBM)
+//            ag_gemm = base + Σ_r max(b_r·c, (b_r·bytes_block + h·n_r·chunk)/HBM, m_r) + n_{Q−1}·c
+//            gemm_rs: the same rounds reversed (the same sum); gemm_ar: + Σ_r m_r;
+//            taken only where it is below the double ring's time (pair_schedule = true)
 //
 // Example (no overheads, h = 0): Tc' = 4 ms, P = 4, m = 0.5 ms: c = 1 ms, ag_gemm =
 // 3·max(1, 0.5) + 1 = 4 ms, against 4 + 1.5 = 5.5 ms sequential on the same SMs.
@@ -29,8 +35,9 @@ struct IntraFusionCost {
   double block_compute_s = 0.0;  // c
   double block_compute_overlapped_s = 0.0;  // c_ovl
   double comm_step_s = 0.0;      // m_eff
-  double first_share = 1.0;      // x1 (1 for a single ring)
+  double first_share = 1.0;      // x1 (1 for a single ring or the pair schedule)
   double time_s = 0.0;
+  bool pair_schedule = false;    // the double ring's slot runs machine.pair_rounds (faster here)
 };
 
 IntraFusionCost intrafusion_cost(const OverlapProblem& problem, const OverlapMachine& machine,

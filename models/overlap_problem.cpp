@@ -84,6 +84,13 @@ double ring_step_time_s(const RingParams& ring, double chunk_bytes, double step_
   return step_overhead_s + slowest;
 }
 
+double pair_round_step_s(const PairRoundParams& round, double chunk_bytes, double step_overhead_s) {
+  double slowest = step_overhead_s;
+  for (size_t r = 0; r < round.rings.size(); ++r)
+    slowest = std::max(slowest, ring_step_time_s(round.rings[r], round.shares[r] * chunk_bytes, step_overhead_s));
+  return slowest;
+}
+
 CollectiveCost lockstep_ring_cost(CollectiveOp op, double bytes, const RingParams& ring,
                                   const OverlapParams& params) {
   CollectiveCost cost;

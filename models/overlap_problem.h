@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "models/collective_cost.h"
 #include "models/double_ring.h"
@@ -58,10 +59,23 @@ struct OverlapParams {
 // The machine for one TP group: the GPU's compute model, the single ring (group order) and the
 // two rings of the double ring (each hop's bandwidth already shared with the other ring where
 // they cross one link; sim/policies/overlap/ring_hops.h builds them from a topology).
+// One round of a pair-aware hierarchical all-gather (sim/policies/overlap/pair_schedule.h): rings
+// run at once, ring r moving shares[r] of a chunk over each hop; every GPU sends (and receives)
+// `chunks` chunks in the round.
+struct PairRoundParams {
+  std::vector<RingParams> rings;
+  std::vector<double> shares;
+  double chunks = 1;
+};
+
 struct OverlapMachine {
   GpuComputeParams gpu;
   RingParams ring;             // base_latency_s unused here: OverlapParams has it
   DoubleRingParams double_ring;
+  // Non-empty: the multi-path slot (intrafusion_double_ring) runs these rounds (all-gather order;
+  // a reduce-scatter runs them reversed) instead of the double ring, the synthesis having
+  // predicted them faster (sim/policies/overlap/overlap_machine.h).
+  std::vector<PairRoundParams> pair_rounds;
 };
 
 // The collective the pair runs, and its S in bytes.
@@ -82,6 +96,9 @@ void check_overlap_problem(const OverlapProblem& problem);
 // `share` for a ring carrying a fraction of the data): every hop finishes, the slowest sets it.
 //   step = step_overhead + max_i (hops[i].latency_s + share·chunk/hops[i].bandwidth_Bps)
 double ring_step_time_s(const RingParams& ring, double chunk_bytes, double step_overhead_s);
+
+// One round: step_overhead + the slowest ring's slowest hop (latency + share·chunk / bandwidth).
+double pair_round_step_s(const PairRoundParams& round, double chunk_bytes, double step_overhead_s);
 
 // A whole ring collective: base latency + steps · ring_step_time_s(S/P). Matches the DES ring of
 // sim/policies/overlap (lock-step, one copy per hop per step).

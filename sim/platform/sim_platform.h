@@ -166,6 +166,7 @@ class SimPlatform final : public Platform, private EventHandler {
   static constexpr uint32_t kOwnRoute = UINT32_MAX - 1;
   uint32_t cached_route(int src_node, int dst_node, int path_index);  // index into routes_
   double copy_bound(int src_node, int dst_node) const;
+  void add_copy_hbm(int src_node, int dst_node, std::vector<FlowElement>& elements) const;
   FlowClassId fabric_class(int src_node, int dst_node, Activity& a, Time& latency);
   const std::vector<uint32_t>& directions_of(const Activity& a) const;
   int endpoint_node(Endpoint e) const;

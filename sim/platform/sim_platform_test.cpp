@@ -253,6 +253,52 @@ TEST(SimPlatform, CopyEnginesBoundEachCopyAndShareTheirTotal) {
   EXPECT_EQ(c.done.back().second - t0, Time::ms(150));
 }
 
+// A copy reads its source's HBM and writes its destination's, sharing HBM with the kernels there
+// by max-min fairness (HBM 1 TB/s, links 4 TB/s so that HBM binds; at 1 TB/s a memory-bound kernel
+// draws one byte per unit of its rate, as a copy does).
+TEST(SimPlatform, CopiesShareHbmWithMemoryBoundKernels) {
+  Engine engine;
+  HardwareSpec spec = anchor_crossbar(2, 4e12, 0);
+  for (GpuSpec& g : spec.gpus) {
+    g.peak_flops = 1e15;
+    g.hbm_Bps = 1e12;
+    g.sms = 100;
+  }
+  SimPlatform platform(engine, spec);
+  Counter c;
+  c.engine = &engine;
+  // Alone, a 1 GB copy is bound by the GPUs' HBM: 1 ms.
+  platform.copy(Endpoint::gpu(0), Endpoint::gpu(1), Bytes(1'000'000'000), c, 1);
+  engine.run();
+  EXPECT_EQ(c.done.at(0).second, Time::ms(1));
+  // Beside a memory-bound kernel on its source (1 ms alone): 0.5 TB/s each, both end at 2 ms.
+  Time t0 = engine.now();
+  platform.launch(0, kWholeGpu, {"mem", 0, 1e9, 0}, c, 2);
+  platform.copy(Endpoint::gpu(0), Endpoint::gpu(1), Bytes(1'000'000'000), c, 3);
+  engine.run();
+  ASSERT_EQ(c.done.size(), 3u);
+  EXPECT_EQ(c.done[1].second - t0, Time::ms(2));
+  EXPECT_EQ(c.done[2].second - t0, Time::ms(2));
+  // Water-filling on the destination: a kernel capped at a quarter of HBM keeps its 0.25 TB/s
+  // (1 ms), the copy takes the other 0.75 TB/s, then all of it: 0.75 GB by 1 ms, 1.75 ms in all.
+  t0 = engine.now();
+  const PartitionId quarter = platform.create_partition(1, {50, 0.25, "quarter"});
+  platform.launch(1, quarter, {"capped", 0, 0.25e9, 0}, c, 4);
+  platform.copy(Endpoint::gpu(0), Endpoint::gpu(1), Bytes(1'500'000'000), c, 5);
+  engine.run();
+  ASSERT_EQ(c.done.size(), 5u);
+  EXPECT_EQ(c.done[3], std::make_pair(uint64_t{4}, t0 + Time::ms(1)));
+  EXPECT_EQ(c.done[4], std::make_pair(uint64_t{5}, t0 + Time::us(1750)));
+  // A compute-bound kernel draws no HBM: the copy beside it keeps its 1 ms.
+  t0 = engine.now();
+  platform.launch(0, kWholeGpu, {"gemm", 1e12, 0, 0}, c, 6);
+  platform.copy(Endpoint::gpu(0), Endpoint::gpu(1), Bytes(1'000'000'000), c, 7);
+  engine.run();
+  ASSERT_EQ(c.done.size(), 7u);
+  EXPECT_EQ(c.done[5].second - t0, Time::ms(1));  // the kernel (1 ms alone)
+  EXPECT_EQ(c.done[6], std::make_pair(uint64_t{7}, t0 + Time::ms(1)));
+}
+
 TEST(SimPlatform, TimersAndZeroByteCopies) {
   Engine engine;
   SimPlatform platform(engine, anchor_crossbar(2, 1e9, 1e-6));

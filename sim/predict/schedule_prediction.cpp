@@ -3,6 +3,7 @@
 #include "sim/predict/schedule_prediction.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -10,6 +11,7 @@
 #include "sim/engine/engine.h"
 #include "sim/io/input_error.h"
 #include "sim/platform/sim_platform.h"
+#include "sim/policies/overlap/pair_schedule.h"
 #include "sim/policies/overlap/ring_synthesis.h"
 #include "sim/scenario/byte_count.h"
 #include "sim/scenario/scenario_loader.h"
@@ -48,6 +50,32 @@ nlohmann::ordered_json ring_json(const RingRoute& ring, const models::RingParams
           {"bytes_per_hop_per_step", share * bytes / p},
           {"bottleneck_GBps", params.bottleneck_Bps() / 1e9},
           {"time_s", models::lockstep_ring_cost(op, share * bytes, params, overlap).time_s}};
+}
+
+// The pair schedule's rounds in all-gather order (reversed for a reduce-scatter), each ring with
+// its GPUs, hop paths and bandwidths and its share of every round's chunk.
+nlohmann::ordered_json pair_schedule_json(const PairSchedule& s, double bytes, models::CollectiveOp op) {
+  nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
+  for (const auto& [a, b] : s.pairs) pairs.push_back({a, b});
+  nlohmann::ordered_json rounds = nlohmann::ordered_json::array();
+  const double chunk = bytes / static_cast<double>(2 * s.pairs.size());
+  for (const PairRound& r : s.rounds) {
+    nlohmann::ordered_json rings = nlohmann::ordered_json::array();
+    for (size_t k = 0; k < r.rings.size(); ++k) {
+      nlohmann::ordered_json hops = nlohmann::ordered_json::array();
+      const std::vector<int>& o = r.rings[k].order;
+      for (size_t i = 0; i < r.params[k].hops.size(); ++i)
+        hops.push_back({{"from", o[i]},
+                        {"to", o[(i + 1) % o.size()]},
+                        {"path", r.rings[k].path_of_hop(i)},
+                        {"link", hop_link_name(r.params[k].hops[i].link)},
+                        {"bandwidth_GBps", r.params[k].hops[i].bandwidth_Bps / 1e9}});
+      rings.push_back({{"order", o}, {"hops", hops}, {"share", r.shares[k]}, {"bytes_per_hop", r.shares[k] * chunk}});
+    }
+    rounds.push_back({{"rings", rings}, {"time_s", r.step_s}});
+  }
+  if (op == models::CollectiveOp::reduce_scatter) std::reverse(rounds.begin(), rounds.end());
+  return {{"pairs", pairs}, {"rounds", rounds}, {"time_s", s.time_s}, {"binding", s.binding}};
 }
 
 }  // namespace
@@ -91,8 +119,19 @@ nlohmann::ordered_json predict_schedule(const PredictScheduleOptions& o) {
     double_s = std::max(double_s, rings.back()["time_s"].get<double>());
   }
   out["double_ring"] = {{"rings", rings}, {"time_s", double_s}, {"binding", twin.binding}};
-  out["best"] = double_s < single_s ? "double_ring" : "single_ring";
+  const std::optional<PairSchedule> pairs =
+      synthesise_pair_schedule(machine, o.gpus, bytes, overlap.step_overhead_s, overlap.collective_base_latency_s);
+  if (pairs) out["hierarchical"] = pair_schedule_json(*pairs, bytes, op);
+  else out["hierarchical"] = nullptr;
+  std::string best = double_s < single_s ? "double_ring" : "single_ring";
+  double best_s = std::min(single_s, double_s);
+  if (pairs && pairs->time_s < best_s) {
+    best = "hierarchical";
+    best_s = pairs->time_s;
+  }
+  out["best"] = best;
   out["double_ring_speedup"] = single_s / double_s;
+  out["best_speedup"] = single_s / best_s;
   return out;
 }
 

@@ -2,6 +2,9 @@
 // Preset -> models::OverlapMachine (overlap_machine.h).
 #include "sim/policies/overlap/overlap_machine.h"
 
+#include <algorithm>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "models/calibrated_defaults.h"
@@ -46,6 +49,21 @@ OverlapGroup overlap_group(Platform& platform, int64_t tp, double chunk_bytes) {
   g.machine.double_ring.second = std::move(twin.params[1]);
   g.ring_binding = std::move(single.binding);
   g.double_ring_binding = std::move(twin.binding);
+  const models::OverlapParams defaults;
+  const double chunk = chunk_bytes > 0 ? chunk_bytes : 1024.0 * 1024 * 1024;
+  std::optional<PairSchedule> pairs = synthesise_pair_schedule(platform, gpus, chunk * static_cast<double>(tp),
+                                                               defaults.step_overhead_s, defaults.collective_base_latency_s);
+  if (!pairs) return g;
+  const models::DoubleRingParams& dr = g.machine.double_ring;
+  const double x1 = dr.first.bottleneck_Bps() / (dr.first.bottleneck_Bps() + dr.second.bottleneck_Bps());
+  const double double_s =
+      defaults.collective_base_latency_s +
+      static_cast<double>(tp - 1) * std::max(models::ring_step_time_s(dr.first, x1 * chunk, defaults.step_overhead_s),
+                                             models::ring_step_time_s(dr.second, (1 - x1) * chunk, defaults.step_overhead_s));
+  if (!(pairs->time_s < double_s * (1 - 1e-9))) return g;
+  for (const PairRound& r : pairs->rounds) g.machine.pair_rounds.push_back({r.params, r.shares, r.chunks});
+  g.pair_rounds = std::move(pairs->rounds);
+  g.double_ring_binding = "hierarchical: " + pairs->binding;
   return g;
 }
 

@@ -12,6 +12,7 @@
 
 #include "models/overlap_problem.h"
 #include "sim/platform/platform.h"
+#include "sim/policies/overlap/pair_schedule.h"
 #include "sim/policies/overlap/ring_hops.h"
 
 namespace parallax {
@@ -28,12 +29,18 @@ struct OverlapGroup {
   models::OverlapMachine machine;
   RingRoute single;                // the single ring and the path of each hop
   RingRoute first, second;         // the double ring's two rings
-  std::string ring_binding, double_ring_binding;  // the slowest hop, in words
+  // The pair-aware hierarchical schedule's rounds (pair_schedule.h) where the synthesis predicts
+  // them faster than the double ring for the group's collective; the multi-path slot
+  // (intrafusion_double_ring) then runs them (machine.pair_rounds has their params).
+  std::vector<PairRound> pair_rounds;
+  std::string ring_binding, double_ring_binding;  // the slowest hop, in words ("hierarchical: …")
 };
 
 // The group on GPUs 0..tp-1 of `platform` (its first GPU's compute model, its paths' rings).
 // `chunk_bytes` > 0: the rings are picked for ring steps of that many bytes per GPU (an
-// IntraFusion step moves S/tp), else for bandwidth (ring_synthesis.h).
+// IntraFusion step moves S/tp), else for bandwidth (ring_synthesis.h). The pair schedule replaces
+// the double ring when its all-gather of chunk_bytes·tp (1 GiB per GPU when chunk_bytes = 0: the
+// bandwidth limit) is predicted strictly faster than the double ring's lock-step all-gather.
 // Throws PlatformError when tp exceeds the machine's GPUs or tp < 1.
 OverlapGroup overlap_group(Platform& platform, int64_t tp, double chunk_bytes = 0);
 

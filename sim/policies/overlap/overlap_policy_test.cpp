@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -17,6 +18,7 @@
 #include "sim/policies/overlap/overlap_machine.h"
 #include "sim/policies/overlap/overlap_schedule.h"
 #include "sim/policies/overlap/ring_hops.h"
+#include "sim/policies/overlap/pair_schedule.h"
 #include "sim/policies/overlap/ring_synthesis.h"
 #include "sim/policies/step_graph/step_graph_run.h"
 #include "sim/scenario/scenario_loader.h"
@@ -109,7 +111,15 @@ TEST(RingSynthesis, A6000DoubleRingsUseNvlinkAndPcieAtOnceWhereTheUplinksAllow) 
   const OverlapGroup g8 = overlap_group(hw, 8);
   EXPECT_DOUBLE_EQ(g8.machine.ring.bottleneck_Bps(), 32e9);
   EXPECT_DOUBLE_EQ(g8.machine.double_ring.first.bottleneck_Bps() + g8.machine.double_ring.second.bottleneck_Bps(), 32e9);
-  EXPECT_EQ(g8.double_ring_binding, "pcie hop 3->4 at 16.0 GB/s");
+  EXPECT_EQ(synthesise_double_ring(hw, {0, 1, 2, 3, 4, 5, 6, 7}).binding, "pcie hop 3->4 at 16.0 GB/s");
+  // So the group runs the pair schedule in the double ring's place (its member rings still split
+  // the uplinks, but carry 3 chunks across them where a ring carries 7), as it does at TP 4; at
+  // TP 2 there is one pair and the double ring stays.
+  EXPECT_EQ(g8.double_ring_binding, "hierarchical: pcie hop 2->4 at 16.0 GB/s in round 0");
+  EXPECT_EQ(g8.pair_rounds.size(), 4u);
+  EXPECT_EQ(g8.machine.pair_rounds.size(), 4u);
+  EXPECT_EQ(g4.pair_rounds.size(), 2u);
+  EXPECT_TRUE(g2.pair_rounds.empty());
   // Synthesis over a group that is not 0..P-1, and its errors.
   const SynthesisedRings odd = synthesise_double_ring(hw, {4, 5});
   EXPECT_EQ(odd.rings[1].order, (std::vector<int>{4, 5}));
@@ -117,6 +127,60 @@ TEST(RingSynthesis, A6000DoubleRingsUseNvlinkAndPcieAtOnceWhereTheUplinksAllow) 
   EXPECT_DOUBLE_EQ(odd.bandwidth_Bps, 88e9);
   EXPECT_THROW(synthesise_double_ring(hw, {1, 1}), PlatformError);
   EXPECT_THROW(synthesise_single_ring(hw, {0, 8}), PlatformError);
+}
+
+TEST(PairSchedule, FourGpusTwoBridgedPairsInClosedForm) {
+  // GPUs 0..3 of the A6000 box: bridges 0-1 and 2-3 (56 GB/s, 1 µs), PCIe 32 GB/s through one
+  // switch (two 0.5 µs links). Round 0: partner exchange on the bridges beside the member rings
+  // 0<->2 and 1<->3 on PCIe (no link shared): 1 µs + max(1 µs + c/56, 1 µs + c/32). Round 1: the
+  // partner exchange split 56:32 over the bridge and the pair's PCIe path: 1 µs + 1 µs + c/88.
+  Engine engine;
+  SimPlatform hw(engine, load_hardware_preset("a6000x8-nvlink-pairs"));
+  const double bytes = 64.0 * 1024 * 1024, c = bytes / 4;
+  const std::optional<PairSchedule> s = synthesise_pair_schedule(hw, {0, 1, 2, 3}, bytes, 1e-6, 8.4e-6);
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->pairs, (std::vector<std::pair<int, int>>{{0, 1}, {2, 3}}));
+  ASSERT_EQ(s->rounds.size(), 2u);
+  ASSERT_EQ(s->rounds[0].rings.size(), 4u);  // two pair exchanges, two member rings
+  EXPECT_EQ(s->rounds[0].rings[2].order, (std::vector<int>{0, 2}));
+  EXPECT_EQ(s->rounds[0].rings[3].order, (std::vector<int>{1, 3}));
+  EXPECT_DOUBLE_EQ(s->rounds[0].params[2].bottleneck_Bps(), 32e9);
+  EXPECT_NEAR(s->rounds[0].step_s, 2e-6 + c / 32e9, 1e-12);
+  ASSERT_EQ(s->rounds[1].rings.size(), 4u);  // each pair on its bridge and on its PCIe path
+  EXPECT_EQ(s->rounds[1].rings[2].paths, (std::vector<int>{1, 1}));
+  EXPECT_NEAR(s->rounds[1].shares[0], 56.0 / 88.0, 1e-12);
+  EXPECT_NEAR(s->rounds[1].step_s, 2e-6 + c / 88e9, 1e-12);
+  EXPECT_NEAR(s->time_s, 8.4e-6 + 4e-6 + c / 32e9 + c / 88e9, 1e-12);
+  EXPECT_DOUBLE_EQ(s->rounds[0].chunks, 2.0);  // one to the partner, one to the other pair
+  EXPECT_NEAR(s->rounds[1].chunks, 1.0, 1e-12);
+  EXPECT_EQ(s->binding, "pcie hop 0->2 at 32.0 GB/s in round 0");
+  // The same GPUs named in another order find the same pairs.
+  const std::optional<PairSchedule> mixed = synthesise_pair_schedule(hw, {0, 2, 1, 3}, bytes, 1e-6, 8.4e-6);
+  ASSERT_TRUE(mixed.has_value());
+  EXPECT_EQ(mixed->pairs, (std::vector<std::pair<int, int>>{{0, 1}, {2, 3}}));
+  EXPECT_NEAR(mixed->time_s, s->time_s, 1e-12);
+}
+
+TEST(PairSchedule, EightGpusShareTheSwitchUplinksAndOtherBoxesHaveNone) {
+  Engine engine;
+  SimPlatform hw(engine, load_hardware_preset("a6000x8-nvlink-pairs"));
+  const double bytes = 64.0 * 1024 * 1024, c = bytes / 8;
+  const std::optional<PairSchedule> s = synthesise_pair_schedule(hw, {0, 1, 2, 3, 4, 5, 6, 7}, bytes, 1e-6, 0);
+  ASSERT_TRUE(s.has_value());
+  ASSERT_EQ(s->rounds.size(), 4u);
+  // Member rings 0,2,4,6 and 1,3,5,7: 2->4 and 3->5 both climb switch 0's uplink (16 GB/s each).
+  EXPECT_DOUBLE_EQ(s->rounds[0].params[4].bottleneck_Bps(), 16e9);
+  EXPECT_DOUBLE_EQ(s->rounds[0].params[5].bottleneck_Bps(), 16e9);
+  EXPECT_GT(s->rounds[0].step_s, c / 16e9);
+  EXPECT_EQ(s->binding, "pcie hop 2->4 at 16.0 GB/s in round 0");
+  // Not pairable: two GPUs, an odd GPU, a pair split from its partner, an NVSwitch box.
+  EXPECT_FALSE(synthesise_pair_schedule(hw, {0, 1}, bytes, 1e-6, 0).has_value());
+  EXPECT_FALSE(synthesise_pair_schedule(hw, {0, 1, 2}, bytes, 1e-6, 0).has_value());
+  EXPECT_EQ(synthesise_pair_schedule(hw, {0, 1, 2, 3, 4, 5}, bytes, 1e-6, 0)->rounds.size(), 3u);  // three pairs
+  EXPECT_FALSE(synthesise_pair_schedule(hw, {0, 1, 2, 4}, bytes, 1e-6, 0).has_value());
+  SimPlatform h100(engine, load_hardware_preset("dgx-h100"));
+  EXPECT_FALSE(synthesise_pair_schedule(h100, {0, 1, 2, 3}, bytes, 1e-6, 0).has_value());
+  EXPECT_THROW(synthesise_pair_schedule(hw, {0, 0, 1, 1}, bytes, 1e-6, 0), PlatformError);
 }
 
 double simulate(const HardwareSpec& hw, const models::OverlapProblem& p, const OverlapGroup& g,
@@ -182,10 +246,39 @@ TEST(OverlapDes, DoubleRingAgreesWhereTheRingsDoNotShareALink) {
   const HardwareSpec hw = load_hardware_preset("a6000x8-nvlink-pairs");
   Engine engine;
   SimPlatform machine(engine, hw);
-  const OverlapGroup g = overlap_group(machine, 4);
+  OverlapGroup g = overlap_group(machine, 4);
+  g.pair_rounds.clear();  // the rings themselves, not the pair schedule that replaces them
+  g.machine.pair_rounds.clear();
   const models::OverlapProblem p{models::OverlapOp::ag_gemm, 8192, 4096, 4096, 2, 4};
   const double fused = models::intrafusion_cost(p, g.machine, params, models::FusionRings::double_ring).time_s;
   EXPECT_NEAR(simulate(hw, p, g, params, models::OverlapStrategy::intrafusion_double_ring, 1) / fused, 1.0, 0.01);
+}
+
+TEST(OverlapDes, PairScheduleAgreesWithItsModelAndBeatsTheDoubleRing) {
+  // TP 4 and 8 on the A6000 box run the pair schedule in the multi-path slot: the DES of every op
+  // agrees with the model's rounds, and a communication-bound all-gather beats the double ring.
+  models::OverlapParams params;
+  params.hbm_bytes_per_link_byte = 0;
+  const HardwareSpec hw = load_hardware_preset("a6000x8-nvlink-pairs");
+  for (int64_t tp : {4, 8}) {
+    for (models::OverlapOp op : {models::OverlapOp::ag_gemm, models::OverlapOp::gemm_rs, models::OverlapOp::gemm_ar}) {
+      SCOPED_TRACE(fmt::format("{} tp{}", models::to_string(op), tp));
+      const models::OverlapProblem p{op, 8192, 512 * tp, 8192, 2, tp};
+      Engine engine;
+      SimPlatform machine(engine, hw);
+      const OverlapGroup g = overlap_group(machine, tp, models::overlap_collective_bytes(p) / static_cast<double>(tp));
+      ASSERT_FALSE(g.pair_rounds.empty());
+      const double fused = models::intrafusion_cost(p, g.machine, params, models::FusionRings::double_ring).time_s;
+      const double des = simulate(hw, p, g, params, models::OverlapStrategy::intrafusion_double_ring, 1);
+      EXPECT_NEAR(des / fused, 1.0, 0.01);
+      if (op != models::OverlapOp::ag_gemm) continue;
+      OverlapGroup rings = g;
+      rings.pair_rounds.clear();
+      rings.machine.pair_rounds.clear();
+      const double double_ring = simulate(hw, p, rings, params, models::OverlapStrategy::intrafusion_double_ring, 1);
+      EXPECT_GT(double_ring / des, 1.05) << double_ring << " " << des;
+    }
+  }
 }
 
 }  // namespace

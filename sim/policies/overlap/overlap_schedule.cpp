@@ -57,12 +57,12 @@ class GraphBuilder {
                                        time_s * gpu.peak_flops * static_cast<double>(sms_used) /
                                            static_cast<double>(gpu.sms),
                                        bytes, 0},
-                         false, deps);
+                         deps);
   }
 
   // One compute task per rank running `kernel`, all after `deps` (through a join when there are
   // several: P tasks after a barrier of ~2P take ~3P deps, not 2P²).
-  Done on_every_rank(const std::string& label, const KernelProfile& kernel, bool comm_partition, const Done& after) {
+  Done on_every_rank(const std::string& label, const KernelProfile& kernel, const Done& after) {
     Done deps = after;
     if (deps.size() > 1) {
       StepTask j;
@@ -77,15 +77,15 @@ class GraphBuilder {
       t.label = label;
       t.rank = r;
       t.kernel = kernel;
-      t.on_comm_partition = comm_partition;
       out.push_back(add(std::move(t), deps));
     }
     return out;
   }
 
   // One ring step moving `chunk` bytes per hop on the single ring, or split over the double ring:
-  // the handshake, then the copies and (hbm) the communication kernels' HBM traffic.
-  Done ring_step(const std::string& label, double chunk, bool double_ring, bool hbm, Done deps) {
+  // the handshake, then the copies (each reads its source GPU's HBM and writes its destination's
+  // on the platform: no stand-in kernel for the communication's HBM traffic).
+  Done ring_step(const std::string& label, double chunk, bool double_ring, Done deps) {
     const Done handshake = delay(label, params_.step_overhead_s, std::move(deps));
     StepTask t;
     t.kind = StepTask::Kind::copies;
@@ -102,19 +102,27 @@ class GraphBuilder {
       const bool routed = !group_.single.order.empty();
       add_ring(t, routed ? group_.single.order : group_.order, chunk, group_.single.paths);
     }
-    Done out{add(std::move(t), handshake)};
-    const double hbm_bytes = hbm ? params_.hbm_bytes_per_link_byte * chunk : 0.0;
-    if (hbm_bytes > 0 && graph_.comm_sms > 0)
-      out = deps_of_both(std::move(out), on_every_rank(label, KernelProfile{label + ":hbm", 0.0, hbm_bytes, 0}, true, handshake));
-    return out;
+    return {add(std::move(t), handshake)};
+  }
+
+  // One round of the pair schedule: the handshake, then its rings at once, ring r moving
+  // shares[r] of `chunk`.
+  Done pair_round(const std::string& label, double chunk, const PairRound& round, Done deps) {
+    const Done handshake = delay(label, params_.step_overhead_s, std::move(deps));
+    StepTask t;
+    t.kind = StepTask::Kind::copies;
+    t.label = label;
+    for (size_t r = 0; r < round.rings.size(); ++r)
+      add_ring(t, round.rings[r].order, round.shares[r] * chunk, round.rings[r].paths);
+    return {add(std::move(t), handshake)};
   }
 
   // A whole collective of `bytes` on the single ring after `deps`: base delay, then its steps.
-  Done collective(const std::string& label, double bytes, bool hbm, Done deps) {
+  Done collective(const std::string& label, double bytes, Done deps) {
     Done last = delay(label + ":base", params_.collective_base_latency_s, std::move(deps));
     const int64_t steps = models::ring_steps(models::overlap_collective(problem_.op), problem_.tp);
     const double chunk = bytes / static_cast<double>(problem_.tp);
-    for (int64_t s = 0; s < steps; ++s) last = ring_step(fmt::format("{}:step{}", label, s), chunk, false, hbm, last);
+    for (int64_t s = 0; s < steps; ++s) last = ring_step(fmt::format("{}:step{}", label, s), chunk, false, last);
     return last;
   }
 
@@ -146,7 +154,7 @@ void build_sequential(GraphBuilder& b, const models::OverlapProblem& p, const Ov
   const models::GemmShape shape = models::overlap_gemm_shape(p, p.m);
   const Done gemm =
       b.compute("gemm", models::gemm_time_s(shape, g.machine.gpu), models::gemm_bytes(shape), g.machine.gpu.sms, {});
-  b.collective("comm", models::overlap_collective_bytes(p), false, {gemm});
+  b.collective("comm", models::overlap_collective_bytes(p), {gemm});
 }
 
 void build_intrafusion(GraphBuilder& b, const models::OverlapProblem& p, const OverlapGroup& g,
@@ -165,7 +173,7 @@ void build_intrafusion(GraphBuilder& b, const models::OverlapProblem& p, const O
   if (p.op == models::OverlapOp::ag_gemm) {
     for (int64_t j = 0; j < steps; ++j) {
       Done c = block(j, barrier);
-      const Done s = b.ring_step(fmt::format("fused:step{}", j), chunk, double_ring, true, barrier);
+      const Done s = b.ring_step(fmt::format("fused:step{}", j), chunk, double_ring, barrier);
       barrier = deps_of_both(std::move(c), s);
     }
     block(steps, barrier);
@@ -174,13 +182,51 @@ void build_intrafusion(GraphBuilder& b, const models::OverlapProblem& p, const O
   // gemm_rs / gemm_ar: the first block alone, then each step sends while the next block runs.
   barrier = block(0, barrier);
   for (int64_t j = 0; j < steps; ++j) {
-    Done s = b.ring_step(fmt::format("fused:step{}", j), chunk, double_ring, true, barrier);
+    Done s = b.ring_step(fmt::format("fused:step{}", j), chunk, double_ring, barrier);
     const Done c = block(j + 1, barrier);
     barrier = deps_of_both(std::move(s), c);
   }
   if (p.op == models::OverlapOp::gemm_ar)
     for (int64_t j = 0; j < steps; ++j)
-      barrier = b.ring_step(fmt::format("fused:ag_step{}", j), chunk, double_ring, true, barrier);
+      barrier = b.ring_step(fmt::format("fused:ag_step{}", j), chunk, double_ring, barrier);
+}
+
+// IntraFusion on the pair schedule (models/overlap_intrafusion.cpp has the same order): ag runs
+// round r beside the blocks that arrived before it and the last round's blocks at the end; rs the
+// mirror; ar: rs, then the all-gather's rounds.
+void build_pair_intrafusion(GraphBuilder& b, const models::OverlapProblem& p, const OverlapGroup& g,
+                            const models::OverlapParams& params) {
+  const int64_t sms = models::gemm_sms_beside_comm(g.machine.gpu, params);
+  const models::GemmShape shape = models::overlap_gemm_shape(p, p.m);
+  const double pd = static_cast<double>(p.tp);
+  const double block_s = models::gemm_time_on_sms_s(shape, g.machine.gpu, sms) / pd;
+  const double block_bytes = models::gemm_bytes(shape) / pd;
+  const double chunk = models::overlap_collective_bytes(p) / pd;
+  const std::vector<PairRound>& rounds = g.pair_rounds;
+  auto blocks = [&](const std::string& label, double n, const Done& deps) {
+    return b.compute(label, n * block_s, n * block_bytes, sms, deps);
+  };
+  auto beside = [&](size_t r) { return r == 0 ? 1.0 : rounds[r - 1].chunks; };
+  Done barrier = b.delay("fused:base", params.collective_base_latency_s, {});
+  if (p.op == models::OverlapOp::ag_gemm) {
+    for (size_t r = 0; r < rounds.size(); ++r) {
+      Done c = blocks(fmt::format("fused:blocks{}", r), beside(r), barrier);
+      const Done s = b.pair_round(fmt::format("fused:round{}", r), chunk, rounds[r], barrier);
+      barrier = deps_of_both(std::move(c), s);
+    }
+    blocks("fused:blocks_last", rounds.back().chunks, barrier);
+    return;
+  }
+  barrier = blocks("fused:blocks_first", rounds.back().chunks, barrier);
+  for (size_t i = 0; i < rounds.size(); ++i) {
+    const size_t r = rounds.size() - 1 - i;
+    Done s = b.pair_round(fmt::format("fused:round{}", i), chunk, rounds[r], barrier);
+    const Done c = blocks(fmt::format("fused:blocks{}", i), beside(r), barrier);
+    barrier = deps_of_both(std::move(s), c);
+  }
+  if (p.op == models::OverlapOp::gemm_ar)
+    for (size_t r = 0; r < rounds.size(); ++r)
+      barrier = b.pair_round(fmt::format("fused:ag_round{}", r), chunk, rounds[r], barrier);
 }
 
 void build_interdecom(GraphBuilder& b, const models::OverlapProblem& p, const OverlapGroup& g,
@@ -196,13 +242,13 @@ void build_interdecom(GraphBuilder& b, const models::OverlapProblem& p, const Ov
   for (int64_t i = 0; i < degree; ++i) {
     const std::string label = fmt::format("chunk{}", i);
     if (ag) {
-      comm_prev = b.collective(label + ":comm", chunk_bytes, true, comm_prev);
+      comm_prev = b.collective(label + ":comm", chunk_bytes, comm_prev);
       const Done gemm = b.compute(label + ":gemm", chunk_gemm_s, models::gemm_bytes(shape), sms, deps_of_both(compute_prev, comm_prev));
       compute_prev = b.delay(label + ":sync", params.chunk_sync_s, gemm);
     } else {
       const Done gemm = b.compute(label + ":gemm", chunk_gemm_s, models::gemm_bytes(shape), sms, compute_prev);
       compute_prev = b.delay(label + ":sync", params.chunk_sync_s, gemm);
-      comm_prev = b.collective(label + ":comm", chunk_bytes, true, deps_of_both(comm_prev, compute_prev));
+      comm_prev = b.collective(label + ":comm", chunk_bytes, deps_of_both(comm_prev, compute_prev));
     }
   }
 }
@@ -220,7 +266,13 @@ StepGraph overlap_schedule(const models::OverlapProblem& problem, const OverlapG
   switch (strategy) {
     case OverlapStrategy::sequential: build_sequential(b, problem, group); break;
     case OverlapStrategy::intrafusion_ring: build_intrafusion(b, problem, group, params, false); break;
-    case OverlapStrategy::intrafusion_double_ring: build_intrafusion(b, problem, group, params, true); break;
+    case OverlapStrategy::intrafusion_double_ring:
+      // The pair schedule where the model prices it faster than the double ring for this problem.
+      if (!group.pair_rounds.empty() &&
+          models::intrafusion_cost(problem, group.machine, params, models::FusionRings::double_ring).pair_schedule)
+        build_pair_intrafusion(b, problem, group, params);
+      else build_intrafusion(b, problem, group, params, true);
+      break;
     case OverlapStrategy::interdecom: build_interdecom(b, problem, group, params, degree); break;
   }
   return b.take();

@@ -9,15 +9,19 @@
 // Rank r of the graph is GPU group.order[r] (the single ring's order). A GEMM or block is one
 // compute task per rank, and what follows it waits for all of them (per-rank tasks after several
 // others wait on one join task). A ring step is a handshake
-// delay, then a copies task (one copy per hop of every ring, each over its hop's path) and, where
-// the communication kernels stream HBM (params.hbm_bytes_per_link_byte > 0, a comm partition),
-// one kernel per rank of that traffic on the rank's comm partition. Delays run on rank 0.
+// delay, then a copies task (one copy per hop of every ring, each over its hop's path; on
+// SimPlatform a copy reads its source GPU's HBM and writes its destination's, so the
+// communication's HBM traffic competes with the GEMMs without a stand-in kernel). The comm
+// partition (StepGraph::comm_sms) takes the communication kernels' SMs from the GEMMs' pool.
+// Delays run on rank 0.
 //
 //   sequential        GEMM (all SMs) -> base delay -> steps ring steps
 //   intrafusion       base delay, then per step: block kernel ∥ ring step, barrier (ag: the last
 //                     block after the last step; rs: the first block before the first step;
 //                     ar: rs + the all-gather's steps); double ring: each step copies x1 and x2
-//                     of the chunk on the two rings
+//                     of the chunk on the two rings; where the group has pair rounds and the
+//                     model prices them faster (models/overlap_intrafusion.h), the rounds instead,
+//                     each beside the blocks that arrived in the round before
 //   interdecom(d)     compute stream: chunk kernel -> sync delay, chunk after chunk; comm stream:
 //                     base delay + ring steps per chunk; ag: GEMM i after comm i, rs/ar: comm i
 //                     after GEMM i

@@ -22,8 +22,8 @@
 // (identity and its counter-rotating twin), so a slower-to-start PCIe ring is not taken for small
 // chunks where it would lose.
 //
-// Not searched: schedules other than rings (a pair-aware hierarchical all-gather moves fewer
-// bytes over the PCIe uplinks than any ring; docs/overlap.md says what it would give).
+// Not searched here: schedules other than rings; the pair-aware hierarchical all-gather is
+// pair_schedule.h, and overlap_group picks between it and these rings.
 //
 // Cost: O(candidates² · P · links per hop) with the paths asked of the platform once per ordered
 // pair; `parallax bench` has the line (ring_synthesis, 8 GPUs).

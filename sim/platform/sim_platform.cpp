@@ -24,6 +24,13 @@ constexpr Priority kSolvePriority = 255;
 constexpr ConstraintId kNoConstraint = UINT32_MAX;
 
 std::string gib(int64_t b) { return fmt::format("{:.2f} GiB", static_cast<double>(b) / (1ull << 30)); }
+
+// What a partition's SMs can draw from DRAM together: its share of HBM, and no more than its SMs
+// keep in flight (s·bw_per_SM, models/kernel_time.h; 0 = no per-SM cap).
+double partition_bandwidth_Bps(const GpuSpec& g, const PartitionSpec& spec) {
+  const double share = g.hbm_Bps * spec.bandwidth_share;
+  return g.bw_per_sm_Bps > 0 ? std::min(share, spec.sms * g.bw_per_sm_Bps) : share;
+}
 }  // namespace
 
 SimPlatform::SimPlatform(Engine& engine, const HardwareSpec& spec, ActivityLog* log,
@@ -319,6 +326,11 @@ ActivityId SimPlatform::launch(GpuId gpu, PartitionId partition, const KernelPro
     }
     if (kernel.max_sms > 0 && kernel.max_sms < g.sms && flops > 0)
       bound = (g.peak_flops * kernel.max_sms / g.sms) / (flops / work_ps);
+    // A grid of max_sms SMs draws at most max_sms·bw_per_SM from DRAM (models/kernel_time.h); the
+    // bound is set only where it is below HBM (elsewhere the HBM constraint binds first).
+    if (kernel.max_sms > 0 && kernel.dram_bytes > 0 && kernel.max_sms * g.bw_per_sm_Bps < g.hbm_Bps &&
+        g.bw_per_sm_Bps > 0)
+      bound = std::min(bound, kernel.max_sms * g.bw_per_sm_Bps / (kernel.dram_bytes / work_ps));
   }
   const uint32_t slot = new_activity_slot();
   Activity& a = activities_[slot];
@@ -590,7 +602,7 @@ PartitionId SimPlatform::create_partition(GpuId gpu, const PartitionSpec& spec) 
   st.reserved_sms += spec.sms;
   solver_.set_capacity(st.sm_pool, g.peak_flops * (g.sms - st.reserved_sms) / g.sms);
   Partition p{gpu, spec, solver_.add_constraint(g.peak_flops * spec.sms / g.sms),
-              solver_.add_constraint(g.hbm_Bps * spec.bandwidth_share)};
+              solver_.add_constraint(partition_bandwidth_Bps(g, spec))};
   partitions_.push_back(std::move(p));
   if (solver_.needs_solve()) request_solve();
   return static_cast<PartitionId>(partitions_.size() - 1);
@@ -614,7 +626,7 @@ void SimPlatform::resize_partition(PartitionId partition, const PartitionSpec& s
   if (p.spec.name.empty()) p.spec.name = name;
   solver_.set_capacity(st.sm_pool, g.peak_flops * (g.sms - st.reserved_sms) / g.sms);
   solver_.set_capacity(p.sms, g.peak_flops * spec.sms / g.sms);
-  solver_.set_capacity(p.bandwidth, g.hbm_Bps * spec.bandwidth_share);
+  solver_.set_capacity(p.bandwidth, partition_bandwidth_Bps(g, spec));
   if (solver_.needs_solve()) request_solve();
 }
 

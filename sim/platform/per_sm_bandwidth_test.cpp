@@ -34,8 +34,9 @@ Time end_of(const Done& d, uint64_t tag) {
   return Time::zero();
 }
 
-// Few SMs cannot saturate HBM: a partition's kernels together, and a grid of max_sms SMs, draw at
-// most SMs·bw_per_SM (here 10 GB/s per SM: 100 SMs would reach 1 TB/s).
+// Few SMs cannot saturate HBM: the grids on a partition together, and a grid of max_sms SMs, draw
+// at most SMs·bw_per_SM (here 10 GB/s per SM: 100 SMs would reach 1 TB/s). A grid of 100 blocks
+// (max_sms 100) on a partition of 20 SMs is held by the partition's SMs.
 TEST(PerSmBandwidth, FewSmsDrawAtMostTheirPerSmBandwidth) {
   Engine engine;
   SimPlatform platform(engine, small_gpu(1e10));
@@ -43,20 +44,41 @@ TEST(PerSmBandwidth, FewSmsDrawAtMostTheirPerSmBandwidth) {
   c.engine = &engine;
   // 20 SMs with half of HBM: min(0.5 TB/s, 20 x 10 GB/s) = 200 GB/s, so 1 GB takes 5 ms.
   const PartitionId p = platform.create_partition(0, {20, 0.5, "small"});
-  platform.launch(0, p, {"stream", 0, 1e9, 0}, c, 1);
+  platform.launch(0, p, {"stream", 0, 1e9, 100}, c, 1);
   engine.run();
   EXPECT_EQ(end_of(c, 1), Time::ms(5));
   // Resized to 80 SMs: the share binds again (0.5 TB/s < 800 GB/s): 2 ms.
   platform.resize_partition(p, {80, 0.5, ""});
   Time t0 = engine.now();
-  platform.launch(0, p, {"stream", 0, 1e9, 0}, c, 2);
+  platform.launch(0, p, {"stream", 0, 1e9, 100}, c, 2);
   engine.run();
   EXPECT_EQ(end_of(c, 2) - t0, Time::ms(2));
+  // Back to 20 SMs, a kernel given as "all it is given" (max_sms 0) is not SM-capped
+  // [simplification, docs/platform.md]: the share alone, 0.5 TB/s, 2 ms.
+  platform.resize_partition(p, {20, 0.5, ""});
+  t0 = engine.now();
+  platform.launch(0, p, {"traffic", 0, 1e9, 0}, c, 4);
+  engine.run();
+  EXPECT_EQ(end_of(c, 4) - t0, Time::ms(2));
   // A 10-SM grid on the rest of the GPU: 100 GB/s, 10 ms; a full grid would take 1 ms.
   t0 = engine.now();
   platform.launch(0, kWholeGpu, {"narrow", 0, 1e9, 10}, c, 3);
   engine.run();
   EXPECT_EQ(end_of(c, 3) - t0, Time::ms(10));
+}
+
+// Two grids on one partition share its SMs' 200 GB/s (10 SMs at 20 GB/s): 1 GB each, 10 ms both.
+TEST(PerSmBandwidth, GridsOnAPartitionShareItsSmBandwidth) {
+  Engine engine;
+  SimPlatform platform(engine, small_gpu(2e10));
+  Done c;
+  c.engine = &engine;
+  const PartitionId p = platform.create_partition(0, {10, 1.0, "p"});
+  platform.launch(0, p, {"x", 0, 1e9, 10}, c, 1);
+  platform.launch(0, p, {"y", 0, 1e9, 10}, c, 2);
+  engine.run();
+  EXPECT_EQ(end_of(c, 1), Time::ms(10));
+  EXPECT_EQ(end_of(c, 2), Time::ms(10));
 }
 
 // Two partitions water-fill HBM (20 GB/s per SM): "a" (20 SMs) is capped at 400 GB/s, "b"
@@ -69,8 +91,8 @@ TEST(PerSmBandwidth, TwoPartitionsWaterFillHbm) {
   c.engine = &engine;
   const PartitionId a = platform.create_partition(0, {20, 1.0, "a"});
   const PartitionId b = platform.create_partition(0, {60, 1.0, "b"});
-  platform.launch(0, a, {"a", 0, 1.2e9, 0}, c, 1);
-  platform.launch(0, b, {"b", 0, 3e9, 0}, c, 2);
+  platform.launch(0, a, {"a", 0, 1.2e9, 100}, c, 1);
+  platform.launch(0, b, {"b", 0, 3e9, 100}, c, 2);
   engine.run();
   EXPECT_EQ(end_of(c, 1), Time::ms(3));
   EXPECT_EQ(end_of(c, 2), Time::us(4200));

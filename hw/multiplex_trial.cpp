@@ -17,9 +17,8 @@ namespace parallax::hw {
 
 namespace {
 
-// The node's view of the GPU: the trial's rates, η_c = 0.75, and no per-SM bandwidth cap (the
-// trial carries no figure for it; the multiplex scenarios take the preset's, through
-// kernel_profile in sim/platform/platform.h).
+// The node's view of the GPU: the trial's rates, η_c = 0.75, and no per-SM bandwidth cap (on the
+// GPU the hardware applies it; in the multiplex scenarios SimPlatform applies the preset's).
 DeviceRates trial_rates(const MultiplexTrial& t) {
   return DeviceRates{t.sms, t.flops_per_s, t.hbm_Bps, 0, 0.75, t.launch_s};
 }

@@ -2,6 +2,7 @@
 #include "sim/platform/platform.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <utility>
@@ -51,14 +52,15 @@ DeviceRates device_rates_of(const GpuSpec& g) {
   return r;
 }
 
-KernelProfile kernel_profile(std::string name, const KernelShape& kernel, const DeviceRates& rates, int sms) {
+KernelProfile kernel_profile(std::string name, const KernelShape& kernel, const DeviceRates& rates, int sms,
+                             double slowdown) {
+  if (!(slowdown >= 1) || !std::isfinite(slowdown))
+    throw PlatformError(fmt::format("kernel '{}': slowdown must be finite and >= 1, got {}", name, slowdown));
   const int s = std::max(1, std::min(sms > 0 ? sms : rates.sms, kernel.sm_need()));
   KernelProfile p;
   p.name = std::move(name);
-  p.flops = kernel.flops / (rates.eta_compute * kernel.compute_efficiency) * wave_factor(kernel, s);
-  p.dram_bytes = kernel.dram_bytes;
-  if (rates.bw_per_sm_Bps > 0)
-    p.flops = std::max(p.flops, p.dram_bytes * rates.peak_flops / (rates.sms * rates.bw_per_sm_Bps));
+  p.flops = kernel.flops / (rates.eta_compute * kernel.compute_efficiency) * wave_factor(kernel, s) * slowdown;
+  p.dram_bytes = kernel.dram_bytes * slowdown;
   p.max_sms = s;
   return p;
 }

@@ -129,11 +129,15 @@ inline constexpr double kPlannedComputeEfficiency = 0.75;
 // The one place a GpuSpec becomes DeviceRates.
 DeviceRates device_rates_of(const GpuSpec& gpu);
 
-// A kernel of models/kernel_time.h as Platform::launch runs it on `sms` SMs (at most its SM need):
-// FLOPs as peak-rate work, F / (η_c·e) · q(s), so the platform's SM share reproduces T_comp(s);
-// DRAM bytes as they are; and, with a per-SM cap, at least D·P / (S·bw_per_SM) of that work, so the
-// kernel cannot finish before its s SMs have streamed D at s·bw_per_SM (min(β·B, s·bw_per_SM)).
-KernelProfile kernel_profile(std::string name, const KernelShape& kernel, const DeviceRates& rates, int sms);
+// A kernel of models/kernel_time.h as Platform::launch runs it on `sms` SMs (0 = the whole GPU; at
+// most its SM need, which becomes max_sms): FLOPs as peak-rate work, F / (η_c·e) · q(s), so the
+// platform's SM share reproduces T_comp(s); DRAM bytes as they are. The per-SM bandwidth cap
+// min(β·B, s·bw_per_SM) is the platform's to apply (SimPlatform bounds a max_sms grid and a
+// partition by it; real hardware does it by itself), not folded into the work. `slowdown` >= 1
+// stretches both FLOPs and bytes (a co-runner's cache interference, models/kernel_interference.h).
+// The one GpuSpec/KernelShape → KernelProfile path: every runner launches model kernels through it.
+KernelProfile kernel_profile(std::string name, const KernelShape& kernel, const DeviceRates& rates, int sms,
+                             double slowdown = 1.0);
 
 class Platform {
  public:

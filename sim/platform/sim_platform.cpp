@@ -24,6 +24,12 @@ constexpr Priority kSolvePriority = 255;
 constexpr ConstraintId kNoConstraint = UINT32_MAX;
 
 std::string gib(int64_t b) { return fmt::format("{:.2f} GiB", static_cast<double>(b) / (1ull << 30)); }
+
+// What the grids on a partition's SMs can keep in flight from DRAM together: s·bw_per_SM
+// (models/kernel_time.h; bw_per_SM 0 = no per-SM cap, then the constraint is never drawn on).
+double partition_sm_bandwidth_Bps(const GpuSpec& g, const PartitionSpec& spec) {
+  return g.bw_per_sm_Bps > 0 ? spec.sms * g.bw_per_sm_Bps : g.hbm_Bps;
+}
 }  // namespace
 
 SimPlatform::SimPlatform(Engine& engine, const HardwareSpec& spec, ActivityLog* log,
@@ -327,9 +333,19 @@ ActivityId SimPlatform::launch(GpuId gpu, PartitionId partition, const KernelPro
     if (kernel.dram_bytes > 0) {
       elements.push_back({gpus_[gpu].hbm, kernel.dram_bytes / work_ps});
       if (part) elements.push_back({part->bandwidth, kernel.dram_bytes / work_ps});
+      // Grids (max_sms > 0, the kernel model's kernels) on a partition draw together at most what
+      // its SMs keep in flight. A kernel given as "all it is given" (max_sms 0: the overlap
+      // runner's comm HBM traffic, kernels described by time) is not SM-capped [simplification].
+      if (part && kernel.max_sms > 0 && g.bw_per_sm_Bps > 0)
+        elements.push_back({part->sm_bandwidth, kernel.dram_bytes / work_ps});
     }
     if (kernel.max_sms > 0 && kernel.max_sms < g.sms && flops > 0)
       bound = (g.peak_flops * kernel.max_sms / g.sms) / (flops / work_ps);
+    // A grid of max_sms SMs draws at most max_sms·bw_per_SM from DRAM (models/kernel_time.h); the
+    // bound is set only where it is below HBM (elsewhere the HBM constraint binds first).
+    if (kernel.max_sms > 0 && kernel.dram_bytes > 0 && kernel.max_sms * g.bw_per_sm_Bps < g.hbm_Bps &&
+        g.bw_per_sm_Bps > 0)
+      bound = std::min(bound, kernel.max_sms * g.bw_per_sm_Bps / (kernel.dram_bytes / work_ps));
   }
   const uint32_t slot = new_activity_slot();
   Activity& a = activities_[slot];
@@ -601,7 +617,8 @@ PartitionId SimPlatform::create_partition(GpuId gpu, const PartitionSpec& spec) 
   st.reserved_sms += spec.sms;
   solver_.set_capacity(st.sm_pool, g.peak_flops * (g.sms - st.reserved_sms) / g.sms);
   Partition p{gpu, spec, solver_.add_constraint(g.peak_flops * spec.sms / g.sms),
-              solver_.add_constraint(g.hbm_Bps * spec.bandwidth_share)};
+              solver_.add_constraint(g.hbm_Bps * spec.bandwidth_share),
+              solver_.add_constraint(partition_sm_bandwidth_Bps(g, spec))};
   partitions_.push_back(std::move(p));
   if (solver_.needs_solve()) request_solve();
   return static_cast<PartitionId>(partitions_.size() - 1);
@@ -626,6 +643,7 @@ void SimPlatform::resize_partition(PartitionId partition, const PartitionSpec& s
   solver_.set_capacity(st.sm_pool, g.peak_flops * (g.sms - st.reserved_sms) / g.sms);
   solver_.set_capacity(p.sms, g.peak_flops * spec.sms / g.sms);
   solver_.set_capacity(p.bandwidth, g.hbm_Bps * spec.bandwidth_share);
+  solver_.set_capacity(p.sm_bandwidth, partition_sm_bandwidth_Bps(g, spec));
   if (solver_.needs_solve()) request_solve();
 }
 

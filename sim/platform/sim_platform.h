@@ -136,7 +136,8 @@ class SimPlatform final : public Platform, private EventHandler {
     GpuId gpu;
     PartitionSpec spec;
     ConstraintId sms;
-    ConstraintId bandwidth;
+    ConstraintId bandwidth;     // share·HBM, for every kernel on it
+    ConstraintId sm_bandwidth;  // sms·bw_per_SM, for its grids (max_sms > 0)
   };
   struct Timer {
     CompletionListener* listener;

@@ -9,8 +9,9 @@
 namespace parallax::test_machines {
 
 // One H200-SXM (132 SMs, 989 TFLOP/s, 4.8 TB/s HBM, 141 GB) and a host over a 64 GB/s PCIe link
-// (1 µs, full duplex); `kernel_launch_s` is the GPU's fixed delay before a kernel starts.
-inline HardwareSpec one_h200(double kernel_launch_s = 0) {
+// (1 µs, full duplex); `kernel_launch_s` is the GPU's fixed delay before a kernel starts and
+// `bw_per_sm_Bps` the DRAM bandwidth one SM can draw (0 = no per-SM cap).
+inline HardwareSpec one_h200(double kernel_launch_s = 0, double bw_per_sm_Bps = 0) {
   HardwareSpec hw;
   hw.name = "test-h200";
   GpuSpec g;
@@ -20,6 +21,7 @@ inline HardwareSpec one_h200(double kernel_launch_s = 0) {
   g.hbm_Bps = 4.8e12;
   g.memory_bytes = 141'000'000'000;
   g.kernel_launch_s = kernel_launch_s;
+  g.bw_per_sm_Bps = bw_per_sm_Bps;
   hw.gpus.push_back(g);
   hw.hosts.push_back({});
   hw.links.push_back({"gpu0", "host0", LinkKind::pcie, 64e9, 1e-6, true});

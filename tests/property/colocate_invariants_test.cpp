@@ -165,7 +165,7 @@ void check_temporal(const std::vector<ActivityRecord>& records) {
 Outcome run_one(std::string_view policy_name, const Draw& d) {
   Engine engine;
   ActivityLog log;
-  SimPlatform sim(engine, test_machines::one_h200(d.launch_s), &log);
+  SimPlatform sim(engine, test_machines::one_h200(d.launch_s, d.setup.gpu.rates.bw_per_sm_Bps), &log);
   CheckedPlatform platform(engine, sim);
   auto policy = make_colocation_policy(policy_name, d.options);
   ColocationNode node(platform, *policy, d.setup);

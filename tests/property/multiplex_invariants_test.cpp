@@ -182,7 +182,7 @@ struct Outcome {
 
 Outcome run_one(std::string_view policy_name, const Draw& d, const MultiplexGpu& gpu) {
   Engine engine;
-  SimPlatform sim(engine, test_machines::one_h200());
+  SimPlatform sim(engine, test_machines::one_h200(0, gpu.rates.bw_per_sm_Bps));
   CheckedPlatform platform(engine, sim);
   // One random cost serves both: elastic's resize hold and time slicing's context switch.
   auto policy = make_multiplex_policy(policy_name, d.resize_cost, d.resize_cost, d.reconfig_cost);

@@ -52,17 +52,12 @@ void ColocationNode::start(std::span<const Time> ls_arrivals) {
 ActivityId ColocationNode::launch(const ColocationKernel& k, const KernelPlacement& where, const KernelShape* other,
                                   uint64_t tag, bool ls, double wait_s) {
   const DeviceRates& d = setup_.gpu.rates;
-  const int s = std::max(1, where.max_sms > 0 ? where.max_sms : std::min(k.shape.sm_need(), d.sms));
   double alpha = 1.0;
   if (other != nullptr && setup_.interference_on && policy_.shares_memory_system())
     alpha = interference_slowdown(setup_.interference, utilisation_of(k.shape, d), utilisation_of(*other, d));
-  KernelProfile p;
-  p.name = k.name;
-  p.flops = k.shape.flops / (d.eta_compute * k.shape.compute_efficiency) * wave_factor(k.shape, s) * alpha;
-  p.dram_bytes = k.shape.dram_bytes * alpha;
-  // s SMs move at most s·bw_per_SM: as SM time, flops' / (P·s/S) >= bytes / (s·bw_per_SM).
-  if (d.bw_per_sm_Bps > 0) p.flops = std::max(p.flops, p.dram_bytes * d.peak_flops / (d.sms * d.bw_per_sm_Bps));
-  p.max_sms = s;
+  // The platform bounds the grid's DRAM draw by its SMs (the per-SM cap); interference stretches both works.
+  const KernelProfile p = kernel_profile(k.name, k.shape, d, where.max_sms, alpha);
+  const int s = p.max_sms;
   useful_flops_ += k.shape.flops;
   bytes_ += k.shape.dram_bytes;
   const ActivityId id = platform_.launch(setup_.gpu.gpu, where.partition, p, *this, tag);

@@ -51,7 +51,7 @@ Outcome run(std::string_view policy_name, const std::vector<Time>& arrivals, Col
   o.mig_be = {"3g.71gb", 4};
   Engine engine;
   ActivityLog log;
-  SimPlatform platform(engine, test_machines::one_h200(), &log);
+  SimPlatform platform(engine, test_machines::one_h200(0, bw_per_sm_Bps), &log);
   auto policy = make_colocation_policy(policy_name, o);
   ColocationSetup s = setup_for(parts);
   s.interference_on = interference;

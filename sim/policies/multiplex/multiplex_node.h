@@ -4,9 +4,9 @@
 // (service_batcher.h) and the policy lets the service start, the batch runs as its kernel sequence
 // at the batch's size, one kernel at a time, each on the policy's current share for the service.
 // A service has at most one batch in flight. Each launch carries the kernel model's wave
-// quantisation, tile efficiency and per-SM bandwidth cap for the SMs it is given
-// (kernel_profile, sim/platform/platform.h); HBM contention between services is left to the
-// platform's max-min sharing (no gpulet α here). Metrics: docs/multiplex.md.
+// quantisation and tile efficiency for the SMs it is given (kernel_profile,
+// sim/platform/platform.h); the per-SM bandwidth cap and HBM contention between services are the
+// platform's (max-min sharing; no gpulet α here). Metrics: docs/multiplex.md.
 #pragma once
 
 #include <cstdint>

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "models/block_dispatch.h"
+
 namespace parallax {
 
 const char* to_string(CollectiveOp op) {
@@ -60,6 +62,7 @@ KernelProfile kernel_profile(std::string name, const KernelShape& kernel, const 
   if (rates.bw_per_sm_Bps > 0)
     p.flops = std::max(p.flops, p.dram_bytes * rates.peak_flops / (rates.sms * rates.bw_per_sm_Bps));
   p.max_sms = s;
+  p.block_s = kernel_block_s(kernel, rates, s);
   return p;
 }
 

@@ -59,6 +59,11 @@ struct KernelProfile {
   double dram_bytes = 0;
   int max_sms = 0;    // SMs the grid can occupy at once (0 = all it is given)
   double solo_s = 0;  // > 0: described by time (then flops and dram_bytes must be 0)
+  // The lifetime of one of its blocks (one wave on its SMs, models/block_dispatch.h), for the
+  // platform's block dispatch: a kernel with block_s > 0 launched onto SMs that another such
+  // kernel's blocks hold waits for them to retire (no preemption). 0: blocks not described; the
+  // kernel neither waits nor makes others wait.
+  double block_s = 0;
 };
 
 // One shared resource a path crosses: a link direction (one capacity for both directions of a
@@ -132,7 +137,8 @@ DeviceRates device_rates_of(const GpuSpec& gpu);
 // A kernel of models/kernel_time.h as Platform::launch runs it on `sms` SMs (at most its SM need):
 // FLOPs as peak-rate work, F / (η_c·e) · q(s), so the platform's SM share reproduces T_comp(s);
 // DRAM bytes as they are; and, with a per-SM cap, at least D·P / (S·bw_per_SM) of that work, so the
-// kernel cannot finish before its s SMs have streamed D at s·bw_per_SM (min(β·B, s·bw_per_SM)).
+// kernel cannot finish before its s SMs have streamed D at s·bw_per_SM (min(β·B, s·bw_per_SM));
+// block_s = kernel_block_s on s SMs.
 KernelProfile kernel_profile(std::string name, const KernelShape& kernel, const DeviceRates& rates, int sms);
 
 class Platform {

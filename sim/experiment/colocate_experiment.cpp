@@ -159,7 +159,6 @@ Result run_colocate(const Scenario& sc, const ExperimentContext& ctx) {
   o.mig_be = {w.mig_be_profile, w.mig_be_start};
   o.mps_be_percentage = w.mps_be_percentage;
   o.sgdrc_eviction = w.sgdrc_eviction == "block" ? SgdrcEviction::block : SgdrcEviction::kernel;
-  o.sgdrc_slo_budget = w.sgdrc_slo_budget;
 
   Result out;
   nlohmann::ordered_json& summary = out.summary;
@@ -173,7 +172,6 @@ Result run_colocate(const Scenario& sc, const ExperimentContext& ctx) {
   summary["duration_s"] = w.duration_s;
   summary["slo_target"] = w.slo_target;
   summary["sgdrc_eviction"] = w.sgdrc_eviction;
-  summary["sgdrc_slo_budget"] = w.sgdrc_slo_budget;
   summary["bw_per_sm_GBps"] = rates.bw_per_sm_Bps * 1e-9;
   summary["kernel_dtype"] = "fp16";
   summary["overall_throughput_unit"] = "samples per second (LS requests x LS batch + BE batches x BE batch)";
@@ -206,6 +204,7 @@ Result run_colocate(const Scenario& sc, const ExperimentContext& ctx) {
     setup.be_kernels = colocation_kernels(pair.be_model, pair.be_batch, rates, limits);
     setup.be_resident_bytes = colocation_resident_bytes(pair.be_model);
     setup.ls_slo = Time::seconds(pair.ls_slo_s);
+    setup.slo_target = w.slo_target;
     setup.be_stop = Time::seconds(w.duration_s);
     setup.interference = w.interference;
     if (main_pair) {

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "models/block_dispatch.h"
+
 namespace parallax {
 
 const char* to_string(CollectiveOp op) {
@@ -62,6 +64,7 @@ KernelProfile kernel_profile(std::string name, const KernelShape& kernel, const 
   p.flops = kernel.flops / (rates.eta_compute * kernel.compute_efficiency) * wave_factor(kernel, s) * slowdown;
   p.dram_bytes = kernel.dram_bytes * slowdown;
   p.max_sms = s;
+  p.block_s = kernel_block_s(kernel, rates, s);
   return p;
 }
 

@@ -59,6 +59,11 @@ struct KernelProfile {
   double dram_bytes = 0;
   int max_sms = 0;    // SMs the grid can occupy at once (0 = all it is given)
   double solo_s = 0;  // > 0: described by time (then flops and dram_bytes must be 0)
+  // The lifetime of one of its blocks (one wave on its SMs, models/block_dispatch.h), for the
+  // platform's block dispatch: a kernel with block_s > 0 launched onto SMs that another such
+  // kernel's blocks hold waits for them to retire (no preemption). 0: blocks not described; the
+  // kernel neither waits nor makes others wait.
+  double block_s = 0;
 };
 
 // One shared resource a path crosses: a link direction (one capacity for both directions of a
@@ -135,6 +140,7 @@ DeviceRates device_rates_of(const GpuSpec& gpu);
 // min(β·B, s·bw_per_SM) is the platform's to apply (SimPlatform bounds a max_sms grid and a
 // partition by it; real hardware does it by itself), not folded into the work. `slowdown` >= 1
 // stretches both FLOPs and bytes (a co-runner's cache interference, models/kernel_interference.h).
+// block_s = kernel_block_s on s SMs (block dispatch on shared SMs, models/block_dispatch.h).
 // The one GpuSpec/KernelShape → KernelProfile path: every runner launches model kernels through it.
 KernelProfile kernel_profile(std::string name, const KernelShape& kernel, const DeviceRates& rates, int sms,
                              double slowdown = 1.0);

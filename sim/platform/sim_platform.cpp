@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/block_dispatch.h"
 #include "sim/platform/hierarchical_collective.h"
 #include "sim/platform/pairwise_collective.h"
 #include "sim/platform/ring_collective.h"
@@ -35,6 +36,7 @@ double partition_sm_bandwidth_Bps(const GpuSpec& g, const PartitionSpec& spec) {
 SimPlatform::SimPlatform(Engine& engine, const HardwareSpec& spec, ActivityLog* log,
                          std::vector<GpuPartitioning> partitioning)
     : engine_(engine), spec_(spec), log_(log), partitioning_(std::move(partitioning)), topology_(spec_) {
+  dispatch_wake_.platform = this;
   link_capacity_.resize(topology_.capacity_group_count(), kNoConstraint);
   link_usage_.resize(topology_.directions().size());
   for (const auto& d : topology_.directions())
@@ -309,6 +311,8 @@ ActivityId SimPlatform::launch(GpuId gpu, PartitionId partition, const KernelPro
     throw PlatformError(fmt::format("kernel '{}': flops and dram_bytes must be finite and >= 0", kernel.name));
   if (!(kernel.solo_s >= 0) || !std::isfinite(kernel.solo_s) || (kernel.solo_s > 0 && (kernel.flops > 0 || kernel.dram_bytes > 0)))
     throw PlatformError(fmt::format("kernel '{}': solo_s must be finite and >= 0, and a kernel described by time has no flops or dram_bytes", kernel.name));
+  if (!(kernel.block_s >= 0) || !std::isfinite(kernel.block_s))
+    throw PlatformError(fmt::format("kernel '{}': block_s must be finite and >= 0", kernel.name));
   const GpuSpec& g = cluster_gpu(spec_, gpu);
   // A kernel described by time is compute: it draws the whole GPU's FLOP/s for solo_s alone.
   const double flops = kernel.solo_s > 0 ? kernel.solo_s * g.peak_flops : kernel.flops;
@@ -357,6 +361,15 @@ ActivityId SimPlatform::launch(GpuId gpu, PartitionId partition, const KernelPro
   a.route = UINT32_MAX;
   a.ephemeral_class = t0 > 0;
   a.cls = t0 > 0 ? solver_.make_class(elements, bound) : 0;
+  a.gpu = gpu;
+  a.partition = partition;
+  a.sms = kernel.max_sms;
+  a.block_s = kernel.block_s;
+  a.dispatched = false;
+  if (kernel.block_s > 0) {
+    const int s = kernel.max_sms > 0 ? std::min(kernel.max_sms, g.sms) : g.sms;
+    a.own_s = std::max(flops / (g.peak_flops * s / g.sms), kernel.dram_bytes / g.hbm_Bps);
+  }
   if (log_) {
     a.record = new_record(ActivityKind::kernel, kernel.name, gpu_node_name(gpu), gpu_node_name(gpu));
     a.record->flops = flops;
@@ -478,8 +491,46 @@ void SimPlatform::drain_lane(uint32_t lane) {
   }
 }
 
+int SimPlatform::pool_sms(GpuId gpu, PartitionId partition) const {
+  if (partition != kWholeGpu) return partitions_[partition].spec.sms;
+  return cluster_gpu(spec_, gpu).sms - gpus_[gpu].reserved_sms;
+}
+
+double SimPlatform::dispatch_wait(const Activity& a) const {
+  const int pool = pool_sms(a.gpu, a.partition);
+  const auto held_by = [&](const Activity& r) { return r.sms > 0 ? std::min(r.sms, pool) : pool; };
+  const int need = a.sms > 0 ? std::min(a.sms, pool) : pool;
+  int held = 0;
+  for (uint32_t r : resident_kernels_) {
+    const Activity& k = activities_[r];
+    if (k.gpu == a.gpu && k.partition == a.partition) held += held_by(k);
+  }
+  const int overlap = need - std::max(0, pool - held);
+  if (overlap <= 0 || need <= 0) return 0;
+  double wait = 0;
+  for (uint32_t r : resident_kernels_) {
+    const Activity& k = activities_[r];
+    if (k.gpu != a.gpu || k.partition != a.partition) continue;
+    const double f = static_cast<double>(overlap) * held_by(k) / held / need;
+    wait = std::max(wait, dispatch_wait_s(f, k.block_s, (now() - k.began).to_seconds(), a.own_s));
+  }
+  return wait;
+}
+
 void SimPlatform::begin(uint32_t slot) {
   Activity& a = activities_[slot];
+  if (a.kind == ActivityKind::kernel && a.block_s > 0) {
+    if (!a.dispatched) {
+      a.dispatched = true;
+      const Time wait = Time::seconds(dispatch_wait(a));
+      if (wait > Time::zero()) {
+        call_at(now() + wait, dispatch_wake_, slot);
+        return;
+      }
+    }
+    a.began = now();
+    resident_kernels_.push_back(slot);
+  }
   if (a.record) a.record->start = now();
   if (a.route != UINT32_MAX) {
     for (uint32_t d : directions_of(a)) {
@@ -498,6 +549,8 @@ void SimPlatform::begin(uint32_t slot) {
 void SimPlatform::complete(uint32_t slot) {
   Activity& a = activities_[slot];
   if (a.ephemeral_class) solver_.release_class(a.cls);
+  if (a.kind == ActivityKind::kernel && a.block_s > 0)
+    resident_kernels_.erase(std::find(resident_kernels_.begin(), resident_kernels_.end(), slot));
   if (a.route != UINT32_MAX) {
     for (uint32_t d : directions_of(a)) {
       LinkUsage& u = link_usage_[d];

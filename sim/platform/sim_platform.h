@@ -13,6 +13,13 @@
 //    Max-min over λ slows co-running kernels equally where they contend and not where they
 //    complement each other (compute-bound next to memory-bound).
 //    A kernel described by time (solo_s) is a compute kernel of solo_s x peak_flops FLOPs.
+//    Block dispatch (no preemption on shared SMs, models/block_dispatch.h): a kernel whose
+//    profile describes its blocks (block_s > 0), once its launch delay is over, looks at the
+//    other such kernels running in its SM pool (the same partition, or the GPU's unreserved
+//    SMs); if they hold more of the pool's SMs than its max_sms leaves free, its start waits
+//    dispatch_wait_s for their resident blocks to retire, f = the share of its SMs a co-runner
+//    holds (the overlap split over the co-runners by their SMs; the largest wait counts). Kernels
+//    in different partitions never wait for each other.
 //  * collective: NCCL's algorithms built of copies, step by step (see flow_collective.h).
 //  * paths / copy_over: the Topology's disjoint routes of a box-local pair (Topology::routes), a
 //    copy put on the one it names; path index 0 is copy()'s route.
@@ -118,6 +125,19 @@ class SimPlatform final : public Platform, private EventHandler {
     std::vector<uint32_t> own_directions;  // kOwnRoute: the copy's route (between cluster nodes)
     double amount = 0;
     std::unique_ptr<ActivityRecord> record;  // only when logging
+    // Kernels with described blocks (KernelProfile::block_s > 0), for block dispatch.
+    GpuId gpu = 0;
+    PartitionId partition = kWholeGpu;
+    int sms = 0;         // max_sms (0 = the whole pool)
+    double block_s = 0;
+    double own_s = 0;    // its time alone on its SMs
+    bool dispatched = false;  // its dispatch wait is behind it
+    Time began;               // when its blocks began (a resident kernel)
+  };
+  // Wakes a kernel whose blocks waited for a co-runner's (tag = its activity slot).
+  struct DispatchWake final : CompletionListener {
+    SimPlatform* platform = nullptr;
+    void on_complete(uint64_t slot) override { platform->begin(static_cast<uint32_t>(slot)); }
   };
   struct CachedRoute {
     FlowClassId cls;
@@ -160,6 +180,8 @@ class SimPlatform final : public Platform, private EventHandler {
   void begin_after(uint32_t lane, Time latency, uint32_t slot);
   void drain_lane(uint32_t lane);
   void begin(uint32_t slot);
+  double dispatch_wait(const Activity& a) const;
+  int pool_sms(GpuId gpu, PartitionId partition) const;
   void complete(uint32_t slot);
   void request_solve();
   void reschedule_completion();
@@ -190,6 +212,8 @@ class SimPlatform final : public Platform, private EventHandler {
   std::vector<Activity> activities_;
   std::vector<uint32_t> free_slots_;
   std::vector<Timer> timers_;
+  std::vector<uint32_t> resident_kernels_;  // slots of running kernels with block_s > 0
+  DispatchWake dispatch_wake_;
   std::vector<LatencyLane> lanes_;
   std::unordered_map<int64_t, uint32_t> lane_index_;  // latency ps -> lane
   std::vector<uint32_t> free_timers_;

@@ -213,6 +213,69 @@ TEST(SimPlatform, ALongKernelSpeedsUpAgainWhenShortOnesFinish) {
   }
 }
 
+// Block dispatch (models/block_dispatch.h): a kernel launched onto SMs another kernel's blocks
+// hold starts once they retire; then the two share the SMs by max-min. 100 SMs at 1e15 FLOP/s,
+// no launch delay; "be" is 1 ms of compute on every SM.
+struct LaunchAt final : CompletionListener {
+  Platform* platform = nullptr;
+  PartitionId partition = kWholeGpu;
+  KernelProfile kernel;
+  CompletionListener* done = nullptr;
+  void on_complete(uint64_t tag) override { platform->launch(0, partition, kernel, *done, tag); }
+};
+
+std::vector<std::pair<uint64_t, Time>> dispatch_case(const KernelProfile& be, const KernelProfile& ls, Time ls_at,
+                                                     bool ls_own_partition = false) {
+  Engine engine;
+  HardwareSpec spec = anchor_crossbar(1, 1e9, 0);
+  spec.gpus[0].peak_flops = 1e15;
+  spec.gpus[0].hbm_Bps = 1e12;
+  spec.gpus[0].sms = 100;
+  SimPlatform platform(engine, spec);
+  Counter c;
+  c.engine = &engine;
+  LaunchAt l;
+  l.platform = &platform;
+  l.kernel = ls;
+  l.done = &c;
+  if (ls_own_partition) l.partition = platform.create_partition(0, {40, 1.0, "ls"});
+  platform.launch(0, kWholeGpu, be, c, 0);
+  platform.call_at(ls_at, l, 1);
+  engine.run();
+  return c.done;
+}
+
+TEST(SimPlatform, AKernelWaitsForTheBlocksHoldingItsSms) {
+  const KernelProfile be{"be", 1e12, 0, 100, 0, 0.1e-3};  // ten 0.1 ms waves
+  // Later waves, every SM held: LS (0.1 ms alone) waits half a block, 0.05 ms, then shares the
+  // SMs: 0.2 ms at half speed, done at 0.75 ms; BE lost 0.1 ms of progress: done at 1.1 ms.
+  auto d = dispatch_case(be, {"ls", 0.1e12, 0, 100, 0, 0.01e-3}, Time::us(500));
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_NEAR(d[0].second.to_seconds(), 0.75e-3, 1e-12);
+  EXPECT_NEAR(d[1].second.to_seconds(), 1.1e-3, 1e-12);
+  // First wave: BE's blocks all began at 0 and end at 0.4 ms; LS launched at 0.1 ms waits 0.3.
+  auto first = dispatch_case({"be", 1e12, 0, 100, 0, 0.4e-3}, {"ls", 0.1e12, 0, 100, 0, 0.01e-3}, Time::us(100));
+  EXPECT_NEAR(first.at(0).second.to_seconds(), 0.6e-3, 1e-12);
+  // Without the wait (blocks not described) LS would share at once: done at 0.7 ms.
+  auto none = dispatch_case(be, {"ls", 0.1e12, 0, 100, 0, 0}, Time::us(500));
+  EXPECT_NEAR(none.at(0).second.to_seconds(), 0.7e-3, 1e-12);
+}
+
+TEST(SimPlatform, FreeSmsAndOtherPartitionsMeanNoDispatchWait) {
+  // BE on 60 SMs leaves 40: LS on 40 starts at once (0.25 ms alone there), BE is not slowed.
+  auto d = dispatch_case({"be", 1e12, 0, 60, 0, 0.1e-3}, {"ls", 0.1e12, 0, 40, 0, 0.01e-3}, Time::us(500));
+  EXPECT_NEAR(d.at(0).second.to_seconds(), 0.75e-3, 1e-12);
+  EXPECT_NEAR(d.at(1).second.to_seconds(), 1e-3 / 0.6, 1e-12);
+  // 50 SMs beside BE's 60: 10 of its 50 are held (f = 0.2): waits 0.2·0.05 ms = 10 us.
+  auto part = dispatch_case({"be", 1e12, 0, 60, 0, 0.1e-3}, {"ls", 0.1e12, 0, 50, 0, 0.01e-3}, Time::us(500));
+  // LS on 50 SMs alone takes 0.2 ms; with BE's 60 the pool is oversubscribed (110 of 100): the
+  // solver's max-min gives each 50 SMs' worth, so LS runs at full speed from 0.51 ms.
+  EXPECT_NEAR(part.at(0).second.to_seconds(), 0.71e-3, 1e-12);
+  // LS in its own partition never waits for whole-GPU kernels: BE's 60 SMs fit the 60 left.
+  auto own = dispatch_case({"be", 1e12, 0, 60, 0, 0.1e-3}, {"ls", 0.1e12, 0, 40, 0, 0.01e-3}, Time::us(500), true);
+  EXPECT_NEAR(own.at(0).second.to_seconds(), 0.75e-3, 1e-12);
+}
+
 TEST(SimPlatform, MemoryCapacityIsEnforced) {
   Engine engine;
   HardwareSpec spec = anchor_crossbar(2, 1e9, 0);

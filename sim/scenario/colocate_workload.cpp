@@ -61,7 +61,7 @@ void check_mig_memory(const GpuPartitioning& parts, const ConfigNode& where, con
 void read_colocate_workload(const ConfigNode& workload, const std::string& path, const WorkloadContext& context,
                             Scenario& scenario) {
   const MapFields f(workload, path,
-                    {"kind", "ls", "be", "pairs", "duration_s", "policies", "slo_target", "sgdrc_eviction", "sgdrc_slo_budget",
+                    {"kind", "ls", "be", "pairs", "duration_s", "policies", "slo_target", "sgdrc_eviction",
                      "static_ls_sms", "mig", "mps_be_percentage", "interference", "trace_policy"});
   ColocateWorkloadSpec& c = scenario.colocate;
   c.duration_s = read_number_in(f.required("duration_s"), f.path_of("duration_s"), kHorizonRange);
@@ -120,10 +120,6 @@ void read_colocate_workload(const ConfigNode& workload, const std::string& path,
   }
   if (const ConfigNode* e = f.optional("sgdrc_eviction"))
     c.sgdrc_eviction = read_choice(*e, f.path_of("sgdrc_eviction"), {"kernel", "block"});
-  if (const ConfigNode* b = f.optional("sgdrc_slo_budget")) {
-    c.sgdrc_slo_budget = read_positive(*b, f.path_of("sgdrc_slo_budget"));
-    if (c.sgdrc_slo_budget > 1) fail_at(*b, f.path_of("sgdrc_slo_budget"), "'workload.sgdrc_slo_budget' must be in (0, 1]");
-  }
   if (scenario.hardware.gpus.empty()) fail_at(workload, path, "the colocate workload needs one GPU");
   const std::string& model = scenario.hardware.gpus[0].model;
   const GpuPartitioning* parts = nullptr;

@@ -14,7 +14,6 @@
 //     policies: [ls_alone, mps, static_split, mig, orion, temporal, sgdrc]
 //     slo_target: 0.99                    # optional: attainment that counts as meeting the SLO
 //     sgdrc_eviction: kernel              # optional: kernel | block (sgdrc_colocation.h)
-//     sgdrc_slo_budget: 0.5               # optional: share of the SLO SGDRC's profiled LS latency may take
 //     static_ls_sms: 64                   # optional: static_split's LS group (green-context sizes)
 //     mig: {ls: {profile: 4g.71gb, start: 0}, be: {profile: 3g.71gb, start: 4}}   # optional
 //     mps_be_percentage: 100              # optional: BE's active-thread limit under mps
@@ -59,7 +58,6 @@ struct ColocateWorkloadSpec {
   std::vector<std::string> policies;
   double slo_target = 0.99;
   std::string sgdrc_eviction = "kernel";
-  double sgdrc_slo_budget = 0.5;  // kSgdrcSloBudget
   int static_ls_sms = 0;  // 0 = half the GPU rounded to its green-context granularity
   std::string mig_ls_profile, mig_be_profile;  // empty = 4g + 3g of the GPU's profiles
   int mig_ls_start = 0, mig_be_start = 4;

@@ -56,7 +56,7 @@ const std::string kTwoPairs =
     "    - {ls: {model: bert_base, batch: 2, slo_ms: 3, arrivals: {kind: poisson, rate_per_s: 50}}, be: {model: efficientnet_b0, batch: 32}}\n";
 
 TEST(ColocateWorkload, PairsAreReadInOrderAndTheFirstIsTheMainOne) {
-  const Scenario s = load_scenario_text(pairs_scenario(kTwoPairs, "  sgdrc_slo_budget: 0.3\n"), "c.yaml");
+  const Scenario s = load_scenario_text(pairs_scenario(kTwoPairs, "  sgdrc_eviction: block\n"), "c.yaml");
   ASSERT_EQ(s.colocate.pairs.size(), 2u);
   EXPECT_TRUE(s.colocate.pairs_listed);
   EXPECT_EQ(s.colocate.pairs[1].ls_model, "bert_base");
@@ -65,7 +65,7 @@ TEST(ColocateWorkload, PairsAreReadInOrderAndTheFirstIsTheMainOne) {
   EXPECT_EQ(s.colocate.pairs[1].be_model, "efficientnet_b0");
   EXPECT_EQ(s.colocate.ls_model, "resnet50");  // ls_* repeat pairs[0]
   EXPECT_EQ(s.colocate.be_batch, 64);
-  EXPECT_DOUBLE_EQ(s.colocate.sgdrc_slo_budget, 0.3);
+  EXPECT_EQ(s.colocate.sgdrc_eviction, "block");
   const Scenario single = load_scenario_text(scenario_with(""), "c.yaml");
   EXPECT_EQ(single.colocate.pairs.size(), 1u);
   EXPECT_FALSE(single.colocate.pairs_listed);
@@ -80,7 +80,8 @@ TEST(ColocateWorkload, BadPairsAreLocated) {
       "    - {ls: {model: resnet50, batch: 8, slo_ms: 4, arrivals: {kind: poisson, rate_per_s: 100}}, be: {model: resnet152, batch: 64, x: 1}}\n"));
   EXPECT_NE(unknown.find("c.yaml:6:"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("'workload.pairs.0.be.x'"), std::string::npos) << unknown;
-  const std::string budget = colocate_error_of(pairs_scenario(kTwoPairs, "  sgdrc_slo_budget: 1.5\n"));
+  // The fixed budget share is gone (SGDRC sizes LS by queueing at its load): the key is refused.
+  const std::string budget = colocate_error_of(pairs_scenario(kTwoPairs, "  sgdrc_slo_budget: 0.5\n"));
   EXPECT_NE(budget.find("sgdrc_slo_budget"), std::string::npos) << budget;
 }
 

@@ -61,6 +61,7 @@ struct ColocationSetup {
   std::vector<ColocationKernel> ls_kernels;   // one LS request
   std::vector<ColocationKernel> be_kernels;   // one BE work unit
   Time ls_slo;
+  double slo_target = 0.99;              // ColocationTenants::slo_target
   double be_resident_bytes = 0;          // ColocationTenants::be_resident_bytes
   Time be_stop;                          // BE starts no kernel at or after this time
   InterferenceCoefficients interference;

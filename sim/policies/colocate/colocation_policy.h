@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/kernel_time.h"
+#include "models/queueing_tail.h"
 #include "sim/platform/gpu_partitioning.h"
 #include "sim/platform/platform.h"
 
@@ -54,6 +55,8 @@ struct ColocationKernel {
 struct ColocationTenants {
   std::span<const ColocationKernel> ls_kernels;  // one LS request
   Time ls_slo;
+  double slo_target = 0.99;  // the share of LS requests that must meet ls_slo
+  ArrivalLoad ls_load;       // the LS arrivals' rate and burstiness (models/queueing_tail.h)
   double be_resident_bytes = 0;  // BE's tensors in HBM (what a channel colour taken from BE moves)
 };
 

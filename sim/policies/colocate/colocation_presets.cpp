@@ -36,7 +36,7 @@ constexpr std::array<Row, 7> kRows{{
        return std::make_unique<TemporalColocation>();
      }},
     {"sgdrc", [](const ColocationPolicyOptions& o) -> std::unique_ptr<ColocationPolicy> {
-       return std::make_unique<SgdrcColocation>(o.sgdrc_eviction, o.sgdrc_slo_budget);
+       return std::make_unique<SgdrcColocation>(o.sgdrc_eviction);
      }},
 }};
 

@@ -22,7 +22,6 @@ struct ColocationPolicyOptions {
   double mps_be_percentage = 100;
   double orion_duration_threshold = 0.025;
   SgdrcEviction sgdrc_eviction = SgdrcEviction::kernel;
-  double sgdrc_slo_budget = kSgdrcSloBudget;
 };
 
 std::span<const std::string_view> colocation_policy_names();

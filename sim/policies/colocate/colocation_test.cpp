@@ -110,29 +110,43 @@ TEST(Colocation, RequestsAreNeverLostUnderAnyPolicy) {
 }
 
 // SGDRC's offline profile on the hand case: LS alone takes 13.3 us (ls/a, 40 SMs) + 417 us
-// (ls/b, 2 GB at 4.8 TB/s). With a 5 ms SLO the budget is 2.5 ms: one TPC holds ls/a to 267 us
-// (2 SMs), and ls/b then needs 2 of 8 colours (1.67 ms; 1 colour would take 3.33 ms).
-TEST(Colocation, SgdrcAllocationIsTheFewestTpcsThenColoursWithinTheBudget) {
+// (ls/b, 2 GB at 4.8 TB/s). On one TPC (2 SMs) ls/a takes 267 us and ls/b 3.33 / 1.67 / 1.11 ms
+// with 1 / 2 / 3 of 8 colours: L(1, c) = 3.60, 1.93, 1.38 ms. The budget is the largest service
+// time an M/D/1 queue at the LS load serves within the 5 ms SLO for 99 % of requests: 5 ms with
+// no load, 2.04 ms at 100 req/s, 1.64 ms at 200 req/s (Erlang's formula, solved by hand), so LS
+// gets one TPC with 1, 2 and 3 colours.
+TEST(Colocation, SgdrcAllocationIsTheFewestTpcsThenColoursMeetingTheSloWithQueueing) {
   const GpuPartitioning parts = test_machines::h200_partitioning();
-  Engine engine;
-  SimPlatform platform(engine, test_machines::one_h200());
   ColocationSetup s = setup_for(parts);
-  SgdrcColocation sgdrc;
-  sgdrc.plan({s.ls_kernels, Time::ms(5), 0});
-  sgdrc.setup(platform, s.gpu);
-  EXPECT_TRUE(sgdrc.allocation().meets);
-  EXPECT_EQ(sgdrc.allocation().tpcs, 1);
-  EXPECT_EQ(sgdrc.allocation().colours, 2);
-  EXPECT_NEAR(sgdrc.allocation().latency_s, 3e9 / (0.75 * 989e12 * 2 / 132) + 2e9 / (4.8e12 * 2 / 8), 1e-12);
+  const auto allocate = [&](double rate, Time slo, double target = 0.99) {
+    Engine engine;
+    SimPlatform platform(engine, test_machines::one_h200());
+    SgdrcColocation sgdrc;
+    sgdrc.plan({s.ls_kernels, slo, target, {rate, 1.0}, 0});
+    sgdrc.setup(platform, s.gpu);
+    return std::make_pair(sgdrc.allocation(), sgdrc.latency_budget_s());
+  };
+  const double ls_a = 3e9 / (0.75 * 989e12 * 2 / 132);
+  const auto [idle, idle_budget] = allocate(0, Time::ms(5));
+  EXPECT_DOUBLE_EQ(idle_budget, 5e-3);
+  EXPECT_TRUE(idle.meets);
+  EXPECT_EQ(idle.tpcs, 1);
+  EXPECT_EQ(idle.colours, 1);
+  const auto [mid, mid_budget] = allocate(100, Time::ms(5));
+  EXPECT_NEAR(mid_budget, 2.0378e-3, 5e-7);
+  EXPECT_EQ(mid.tpcs, 1);
+  EXPECT_EQ(mid.colours, 2);
+  EXPECT_NEAR(mid.latency_s, ls_a + 2e9 / (4.8e12 * 2 / 8), 1e-12);
+  const auto [busy, busy_budget] = allocate(200, Time::ms(5));
+  EXPECT_NEAR(busy_budget, 1.6379e-3, 5e-7);
+  EXPECT_EQ(busy.colours, 3);
+  // A laxer target leaves more of the SLO to service: back to 2 colours at 200 req/s.
+  EXPECT_EQ(allocate(200, Time::ms(5), 0.5).first.colours, 2);
   // A 0.6 ms SLO is out of reach with BE keeping a TPC and a colour: LS gets that maximum.
-  SgdrcColocation tight;
-  tight.plan({s.ls_kernels, Time::us(600), 0});
-  Engine e2;
-  SimPlatform p2(e2, test_machines::one_h200());
-  tight.setup(p2, s.gpu);
-  EXPECT_FALSE(tight.allocation().meets);
-  EXPECT_EQ(tight.allocation().tpcs, 65);
-  EXPECT_EQ(tight.allocation().colours, 7);
+  const auto [tight, tight_budget] = allocate(100, Time::us(600));
+  EXPECT_FALSE(tight.meets);
+  EXPECT_EQ(tight.tpcs, 65);
+  EXPECT_EQ(tight.colours, 7);
 }
 
 // SGDRC runs each LS kernel on its allocation: ls/a on the one TPC (2 of its 40 SMs: 20x its solo

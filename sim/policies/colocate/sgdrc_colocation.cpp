@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "models/block_dispatch.h"
 #include "sim/platform/channel_colouring.h"
 #include "sim/platform/green_context_groups.h"
 
@@ -12,6 +13,8 @@ void SgdrcColocation::plan(const ColocationTenants& tenants) {
   ls_kernels_.clear();
   for (const ColocationKernel& k : tenants.ls_kernels) ls_kernels_.push_back(k.shape);
   ls_slo_s_ = tenants.ls_slo.to_seconds();
+  slo_target_ = tenants.slo_target;
+  ls_load_ = tenants.ls_load;
   be_resident_bytes_ = tenants.be_resident_bytes;
 }
 
@@ -20,7 +23,8 @@ void SgdrcColocation::setup(Platform& platform, const ColocationGpu& gpu) {
   const GpuPartitioning& g = *gpu.partitioning;
   const int tpc = g.sms_per_tpc;
   const LatencyProfile profile = latency_profile(ls_kernels_, gpu.rates, tpc, g.channel_colours);
-  allocation_ = fewest_meeting(profile, slo_budget_ * ls_slo_s_, profile.tpcs - 1,
+  budget_s_ = largest_service_meeting(ls_load_.rate_per_s, ls_load_.ca2, ls_slo_s_, slo_target_);
+  allocation_ = fewest_meeting(profile, budget_s_, profile.tpcs - 1,
                                std::max(1, g.channel_colours - 1));
   ls_max_sms_ = std::min(allocation_.tpcs * tpc, gpu.rates.sms - tpc);
   ls_sms_ = tpc;
@@ -55,9 +59,7 @@ void SgdrcColocation::resize(Platform& platform, int ls_sms, int ls_colours) {
 }
 
 Time be_block_drain(const KernelShape& be, const DeviceRates& d, int sms) {
-  const int s = std::max(1, std::min(sms, be.sm_need()));
-  const double solo = kernel_time_s(be, d, s, 1.0) - d.launch_s;
-  return Time::seconds(solo / static_cast<double>(kernel_waves(be, s)));
+  return Time::seconds(kernel_block_s(be, d, sms));
 }
 
 double bandwidth_demand(const KernelShape& k, const DeviceRates& d, int sms) {
@@ -122,6 +124,9 @@ std::vector<std::pair<std::string, double>> SgdrcColocation::stats() const {
   return {{"ls_tpcs", allocation_.tpcs},
           {"ls_colours", allocation_.colours},
           {"ls_profiled_latency_s", allocation_.latency_s},
+          {"ls_latency_budget_s", budget_s_},
+          {"ls_rate_per_s", ls_load_.rate_per_s},
+          {"ls_arrival_ca2", ls_load_.ca2},
           {"allocation_meets_budget", allocation_.meets ? 1.0 : 0.0},
           {"colour_changes", static_cast<double>(colour_changes_)},
           {"migrated_bytes", migrated_bytes_}};

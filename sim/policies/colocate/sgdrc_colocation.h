@@ -3,9 +3,12 @@
 // colouring, sized by an offline profile of the LS model.
 //  * Offline (plan + setup): the LS request's latency on t TPCs with c of the C channel colours,
 //    for every (t, c) (models/kernel_profile.h, the same kernel model the run uses). LS's
-//    allocation is the fewest TPCs, then the fewest colours, whose latency stays within
-//    `slo_budget` x the SLO (default kSgdrcSloBudget) (the rest of the SLO is left to queueing), at most all TPCs but one
-//    and all colours but one (BE keeps one of each). If none does, LS gets that maximum.
+//    allocation is the fewest TPCs, then the fewest colours, whose latency L(t, c) still meets the
+//    SLO for `slo_target` of the requests once queueing at the LS load is counted: requests are
+//    served one at a time in L, so L may be at most the largest service time D with
+//    P(W + D <= SLO) >= slo_target for a G/D/1 queue at the arrivals' rate and burstiness
+//    (models/queueing_tail.h: M/D/1, c_a²-scaled). At most all TPCs but one and all colours but
+//    one (BE keeps one of each). If none meets it, LS gets that maximum.
 //  * Tidal masks, per LS kernel: LS takes the TPCs its kernel can fill (SM need rounded up to
 //    whole TPCs) up to its allocation; BE gets the rest at its next launch.
 //  * Colours go to LS only while BE contends for bandwidth: when an LS kernel starts (or a BE
@@ -43,12 +46,8 @@ namespace parallax {
 
 enum class SgdrcEviction { kernel, block };
 
-// The default share of the SLO the LS request's profiled latency may take [assumption: half, the
-// other half for queueing behind earlier requests and for contention the profile does not see].
-inline constexpr double kSgdrcSloBudget = 0.5;
-
-// The time one wave of BE blocks takes on `sms` SMs: the isolated kernel time there over its
-// waves. A block-boundary eviction waits this long.
+// The time one wave of BE blocks takes on `sms` SMs (kernel_block_s): a block-boundary eviction
+// waits this long, for all the blocks in flight on the TPCs LS takes.
 Time be_block_drain(const KernelShape& be, const DeviceRates& d, int sms);
 
 // A kernel's bandwidth demand on s SMs as a fraction of the HBM: D / (T_comp(s) · B_peak), at
@@ -57,8 +56,7 @@ double bandwidth_demand(const KernelShape& k, const DeviceRates& d, int sms);
 
 class SgdrcColocation final : public ColocationPolicy, private CompletionListener {
  public:
-  explicit SgdrcColocation(SgdrcEviction eviction = SgdrcEviction::kernel, double slo_budget = kSgdrcSloBudget)
-      : eviction_(eviction), slo_budget_(slo_budget) {}
+  explicit SgdrcColocation(SgdrcEviction eviction = SgdrcEviction::kernel) : eviction_(eviction) {}
   std::string name() const override { return "sgdrc"; }
   void plan(const ColocationTenants& tenants) override;
   void setup(Platform& platform, const ColocationGpu& gpu) override;
@@ -69,6 +67,7 @@ class SgdrcColocation final : public ColocationPolicy, private CompletionListene
   int ls_sms() const { return ls_sms_; }
   int ls_colours() const { return ls_colours_; }  // 0 = no colouring: both tenants on every channel
   const ProfileChoice& allocation() const { return allocation_; }
+  double latency_budget_s() const { return budget_s_; }  // the largest L(t, c) the SLO allows
   double migrated_bytes() const { return migrated_bytes_; }
 
  private:
@@ -77,7 +76,9 @@ class SgdrcColocation final : public ColocationPolicy, private CompletionListene
   int colours_for(const KernelShape& ls, int ls_sms, const KernelShape* be, int be_sms) const;
 
   SgdrcEviction eviction_;
-  double slo_budget_;
+  double slo_target_ = 0.99;
+  ArrivalLoad ls_load_;
+  double budget_s_ = 0;
   ColocationGpu gpu_;
   std::vector<KernelShape> ls_kernels_;
   double ls_slo_s_ = 0;

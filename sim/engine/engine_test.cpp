@@ -222,6 +222,55 @@ TEST(EventQueue, InsertionsIntoTheSortedRunKeepTheOrder) {
   EXPECT_TRUE(q.empty());
 }
 
+// A hold model on the queue itself against a reference heap: thousands pending, delays drawn
+// over several scales (1 ps to 2^40 ps, and zero), so that large buckets open rungs several levels
+// deep and later insertions land in every rung, in the sorted run and at the current instant.
+TEST(EventQueue, HoldLoadAcrossScalesMatchesAReferenceHeap) {
+  EventQueue q;
+  RandomStream rng(13);
+  auto later = [](const EventEntry& a, const EventEntry& b) { return b.before(a); };
+  std::vector<EventEntry> reference;  // a heap with the earliest entry on top
+  uint64_t seq = 0;
+  auto push = [&](int64_t t) {
+    EventEntry e{t, (rng.uniform_int(3) << 56) | seq, nullptr, seq};
+    ++seq;
+    q.push(e);
+    reference.push_back(e);
+    std::push_heap(reference.begin(), reference.end(), later);
+  };
+  auto delay = [&]() -> int64_t {
+    const uint64_t scale = rng.uniform_int(5);
+    if (scale == 0) return 0;
+    const int bits = scale == 1 ? 4 : scale == 2 ? 12 : scale == 3 ? 24 : 40;
+    return static_cast<int64_t>(rng.uniform_int(uint64_t{1} << bits));
+  };
+  for (int i = 0; i < 5000; ++i) push(delay());
+  for (int fired = 0; fired < 50000; ++fired) {
+    ASSERT_FALSE(q.empty());
+    const EventEntry want = reference.front();
+    std::pop_heap(reference.begin(), reference.end(), later);
+    reference.pop_back();
+    ASSERT_EQ(q.top().tag, want.tag) << "event " << fired;
+    q.pop();
+    if (fired < 45000) push(want.time_ps + delay());
+  }
+  while (!reference.empty()) {
+    ASSERT_EQ(q.top().tag, reference.front().tag);
+    std::pop_heap(reference.begin(), reference.end(), later);
+    reference.pop_back();
+    q.pop();
+  }
+  EXPECT_TRUE(q.empty());
+  // Cleared, the queue starts over at time 0.
+  push(0);
+  q.clear();
+  reference.clear();
+  EXPECT_TRUE(q.empty());
+  push(5);
+  push(3);
+  EXPECT_EQ(q.top().time_ps, 3);
+}
+
 TEST(HoldModel, FiresTheRequestedNumberOfEvents) {
   auto r = run_hold_model(1000, 20000);
   // `events` firings reschedule, the next one stops the engine.

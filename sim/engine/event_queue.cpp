@@ -7,8 +7,8 @@
 namespace parallax {
 
 namespace {
-// Buckets at most this large are sorted into the lowest level whole instead of being split
-// further (measured: 16-32 are equally fast on the hold model, 8 and 64+ slower).
+// Buckets and sub-buckets at most this large are sorted into the lowest level whole instead of
+// being spread further (measured on the hold model: 16-32 are equally fast, 8 and 64+ slower).
 constexpr size_t kSortWhole = 32;
 // The sorted run takes insertions by shifting its tail; past this many live entries it becomes a
 // heap, so that one insertion never moves more than this many entries.
@@ -22,12 +22,25 @@ bool fires_after(const EventEntry& a, const EventEntry& b) { return b.before(a);
 void EventQueue::push(const EventEntry& e) {
   const uint64_t t = static_cast<uint64_t>(e.time_ps);
   ++size_;
-  if (t > last_) {
+  if (t >= outer_end_) {
     const int i = 63 - std::countl_zero(t ^ last_);
     buckets_[i].push_back(e);
     nonempty_ |= uint64_t{1} << i;
     return;
   }
+  for (int r = 0; r < depth_; ++r) {
+    Rung& rung = rungs_[static_cast<size_t>(r)];
+    if (t >= rung.taken_end) {
+      const auto k = static_cast<unsigned>((t - rung.base) >> rung.shift);
+      rung.subs[k].push_back(e);
+      rung.nonempty |= uint32_t{1} << k;
+      return;
+    }
+  }
+  push_low(e);
+}
+
+void EventQueue::push_low(const EventEntry& e) {
   if (heap_) {
     low_.push_back(e);
     std::push_heap(low_.begin(), low_.end(), fires_after);
@@ -43,50 +56,77 @@ void EventQueue::push(const EventEntry& e) {
   }
 }
 
-// The lowest level is empty: take the first non-empty bucket. A small one becomes the sorted run
-// whole (last_ moves to its latest time: every other bucket is later still). A large one is
-// split around its earliest time, as a radix heap does.
+// Opens rung `depth_` over [base, base + 2^width_bits) and spreads `src` over it.
+void EventQueue::open_rung(uint64_t base, int width_bits, std::vector<EventEntry>& src) {
+  Rung& rung = rungs_[static_cast<size_t>(depth_++)];
+  rung.base = base;
+  rung.shift = std::max(width_bits - kRungBits, 0);
+  rung.taken_end = base;
+  rung.nonempty = 0;
+  for (const EventEntry& e : src) {
+    const auto k = static_cast<unsigned>((static_cast<uint64_t>(e.time_ps) - base) >> rung.shift);
+    rung.subs[k].push_back(e);
+    rung.nonempty |= uint32_t{1} << k;
+  }
+  src.clear();
+}
+
+// The lowest level is empty. Take the innermost rung's first non-empty sub-bucket: a small one
+// (or one of a single time) is sorted whole into the run, a larger one is spread over a finer
+// rung. An empty rung is closed. Without rungs, take the first non-empty radix bucket: a small one
+// is sorted whole (last_ moves to its latest time: every other bucket is later still), a larger
+// one is spread over a first rung covering the bucket's whole range, and last_ moves to the end
+// of that range (later buckets stay valid relative to any time in it).
 void EventQueue::refill() {
-  const int i = std::countr_zero(nonempty_);
-  auto& src = buckets_[i];
-  nonempty_ &= ~(uint64_t{1} << i);
   low_.clear();
   head_ = 0;
   heap_ = false;
-  if (src.size() <= kSortWhole) {
-    low_.swap(src);
-    std::sort(low_.begin(), low_.end(), fires_before);
-    last_ = static_cast<uint64_t>(low_.back().time_ps);
-    return;
-  }
-  uint64_t m = static_cast<uint64_t>(src.front().time_ps);
-  for (const EventEntry& e : src) m = std::min(m, static_cast<uint64_t>(e.time_ps));
-  last_ = m;
-  for (const EventEntry& e : src) {
-    const uint64_t t = static_cast<uint64_t>(e.time_ps);
-    if (t == m) {
-      low_.push_back(e);
-    } else {
-      const int j = 63 - std::countl_zero(t ^ m);
-      buckets_[j].push_back(e);
-      nonempty_ |= uint64_t{1} << j;
+  for (;;) {
+    if (depth_ > 0) {
+      Rung& rung = rungs_[static_cast<size_t>(depth_ - 1)];
+      if (rung.nonempty == 0) {
+        if (--depth_ == 0) bound_ = outer_end_;
+        continue;
+      }
+      const int k = std::countr_zero(rung.nonempty);
+      rung.nonempty &= rung.nonempty - 1;
+      std::vector<EventEntry>& sub = rung.subs[static_cast<size_t>(k)];
+      const uint64_t start = rung.base + (uint64_t{static_cast<unsigned>(k)} << rung.shift);
+      rung.taken_end = start + (uint64_t{1} << rung.shift);
+      if (sub.size() <= kSortWhole || rung.shift == 0) {
+        low_.assign(sub.begin(), sub.end());  // copied, not swapped: each vector keeps its capacity
+        sub.clear();
+        std::sort(low_.begin(), low_.end(), fires_before);
+        bound_ = rung.taken_end;
+        return;
+      }
+      bound_ = start;
+      open_rung(start, rung.shift, sub);
+      continue;
     }
-  }
-  src.clear();
-  if (low_.size() <= kRunLimit) {
-    std::sort(low_.begin(), low_.end(), fires_before);
-  } else {
-    std::make_heap(low_.begin(), low_.end(), fires_after);
-    heap_ = true;
+    const int i = std::countr_zero(nonempty_);
+    std::vector<EventEntry>& src = buckets_[static_cast<size_t>(i)];
+    nonempty_ &= nonempty_ - 1;
+    if (src.size() <= kSortWhole) {
+      low_.assign(src.begin(), src.end());
+      src.clear();
+      std::sort(low_.begin(), low_.end(), fires_before);
+      last_ = static_cast<uint64_t>(low_.back().time_ps);
+      bound_ = last_ + 1;
+      outer_end_ = bound_;
+      return;
+    }
+    // Bucket i's range: the times that agree with last_ above bit i and have bit i set (times are
+    // >= 0, so i <= 62 and the end does not overflow).
+    const uint64_t start = ((last_ >> i) | 1) << i;
+    outer_end_ = start + (uint64_t{1} << i);
+    last_ = outer_end_ - 1;
+    bound_ = start;
+    open_rung(start, i, src);
   }
 }
 
-const EventEntry& EventQueue::top() {
-  if (head_ == low_.size()) refill();
-  return low_[head_];
-}
-
-void EventQueue::pop() {
+void EventQueue::pop_slow() {
   if (head_ == low_.size()) refill();
   if (heap_) {
     std::pop_heap(low_.begin(), low_.end(), fires_after);
@@ -99,12 +139,17 @@ void EventQueue::pop() {
 
 void EventQueue::clear() {
   for (auto& b : buckets_) b.clear();
+  for (Rung& rung : rungs_)
+    for (auto& s : rung.subs) s.clear();
+  depth_ = 0;
   low_.clear();
   head_ = 0;
   heap_ = false;
   nonempty_ = 0;
   size_ = 0;
   last_ = 0;
+  bound_ = 1;
+  outer_end_ = 1;
 }
 
 }  // namespace parallax

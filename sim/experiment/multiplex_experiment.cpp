@@ -5,6 +5,7 @@
 // `trace_policy`, each on its service's partition track; shares.csv, when the traced policy
 // resizes shares (elastic), each change (time, service, SMs, bandwidth share); timeline.csv every
 // policy's per-service utilisation in time bins (sim/experiment/multiplex_series.h).
+#include <cstdio>
 #include <memory>
 
 #include "sim/experiment/experiment.h"
@@ -377,10 +378,19 @@ Result run_multiplex(const Scenario& sc, const ExperimentContext& ctx) {
   // In the order the runner always wrote them: trace.json, shares.csv, timeline.csv.
   if (ctx.outputs() && sc.output.trace) out.files.push_back(trace_file(sc, shared_log, std::move(trace_notes)));
   if (!trace_shares.empty()) {
+    // Elastic changes shares at every kernel: output.trace_limit bounds these rows as it bounds
+    // trace.json's activities (bursty-h200 makes ~0.5 M changes; 0 = no limit).
+    const size_t limit = sc.output.trace_limit > 0 ? static_cast<size_t>(sc.output.trace_limit) : trace_shares.size();
+    const size_t rows = std::min(limit, trace_shares.size());
     std::string csv = "time_s,service,sms,bandwidth_share\n";
-    for (const ShareChange& c : trace_shares)
+    for (size_t i = 0; i < rows; ++i) {
+      const ShareChange& c = trace_shares[i];
       csv += fmt::format("{},{},{},{}\n", c.at.to_seconds(), services[static_cast<size_t>(c.service)].name, c.sms,
                          c.bandwidth_share);
+    }
+    if (rows < trace_shares.size())
+      std::fprintf(stderr, "note: shares.csv holds the first %zu of %zu share changes (output.trace_limit; 0 = no limit)\n",
+                   rows, trace_shares.size());
     out.files.push_back({"shares.csv", csv, {}});
   }
   if (series) out.files.push_back({"timeline.csv", std::move(timeline), {}});

@@ -151,6 +151,26 @@ TEST(MultiplexCli, PeakSizingGivesTheBurstyServiceABiggerInstance) {
   EXPECT_NE(pct.output.find("mig_peak_percentile"), std::string::npos) << pct.output;
 }
 
+// output.trace_limit bounds shares.csv's rows as it bounds trace.json (elastic changes shares
+// at every kernel): the first N changes of the full file, and a note on stderr saying so.
+TEST(MultiplexCli, TraceLimitKeepsTheFirstShareChanges) {
+  const std::string sc = (kSource / "tests/data/multiplex/small-bursty.yaml").string() +
+                         " --quiet --set workload.trace_policy=elastic";
+  const fs::path all = temp_dir("shares_all"), cut = temp_dir("shares_cut");
+  ASSERT_EQ(run("run " + sc + " --set output.trace_limit=0 --out " + all.string()).code, 0);
+  const Result r = run("run " + sc + " --set output.trace_limit=5 --out " + cut.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("shares.csv holds the first 5 of"), std::string::npos) << r.output;
+  const std::string full = slurp(all / "shares.csv"), head = slurp(cut / "shares.csv");
+  size_t lines = 0;
+  for (char c : head) lines += c == '\n';
+  EXPECT_EQ(lines, 6u) << head;  // the header and five changes
+  EXPECT_EQ(full.compare(0, head.size(), head), 0) << "not the first rows of the full file";
+  EXPECT_GT(full.size(), head.size());
+  fs::remove_all(all);
+  fs::remove_all(cut);
+}
+
 // dynamic_mig (dynamic_mig_multiplex.h) re-cuts within the small scenario's 50 ms at its 1 ms
 // cost, and a cost of 0 (a free re-cut would be decided at every event) is refused with exit 2.
 TEST(MultiplexCli, DynamicMigReCutsAndRefusesAFreeReconfiguration) {

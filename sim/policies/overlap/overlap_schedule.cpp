@@ -157,14 +157,26 @@ void build_sequential(GraphBuilder& b, const models::OverlapProblem& p, const Ov
   b.collective("comm", models::overlap_collective_bytes(p), {gemm});
 }
 
-void build_intrafusion(GraphBuilder& b, const models::OverlapProblem& p, const OverlapGroup& g,
-                       const models::OverlapParams& params, bool double_ring) {
+// IntraFusion's unit of work: one of tp GEMM blocks on the SMs left beside the communication,
+// and the chunk one ring step moves.
+struct FusionBlock {
+  int64_t sms;
+  double time_s, bytes, chunk;
+};
+
+FusionBlock fusion_block(const models::OverlapProblem& p, const OverlapGroup& g, const models::OverlapParams& params) {
   const int64_t sms = models::gemm_sms_beside_comm(g.machine.gpu, params);
   const models::GemmShape shape = models::overlap_gemm_shape(p, p.m);
   const double pd = static_cast<double>(p.tp);
-  const double block_s = models::gemm_time_on_sms_s(shape, g.machine.gpu, sms) / pd;
-  const double block_bytes = models::gemm_bytes(shape) / pd;
-  const double chunk = models::overlap_collective_bytes(p) / pd;
+  return {sms, models::gemm_time_on_sms_s(shape, g.machine.gpu, sms) / pd, models::gemm_bytes(shape) / pd,
+          models::overlap_collective_bytes(p) / pd};
+}
+
+void build_intrafusion(GraphBuilder& b, const models::OverlapProblem& p, const OverlapGroup& g,
+                       const models::OverlapParams& params, bool double_ring) {
+  const FusionBlock fb = fusion_block(p, g, params);
+  const int64_t sms = fb.sms;
+  const double block_s = fb.time_s, block_bytes = fb.bytes, chunk = fb.chunk;
   const int64_t steps = p.tp - 1;
   Done barrier = b.delay("fused:base", params.collective_base_latency_s, {});
   auto block = [&](int64_t j, const Done& deps) {
@@ -196,12 +208,9 @@ void build_intrafusion(GraphBuilder& b, const models::OverlapProblem& p, const O
 // mirror; ar: rs, then the all-gather's rounds.
 void build_pair_intrafusion(GraphBuilder& b, const models::OverlapProblem& p, const OverlapGroup& g,
                             const models::OverlapParams& params) {
-  const int64_t sms = models::gemm_sms_beside_comm(g.machine.gpu, params);
-  const models::GemmShape shape = models::overlap_gemm_shape(p, p.m);
-  const double pd = static_cast<double>(p.tp);
-  const double block_s = models::gemm_time_on_sms_s(shape, g.machine.gpu, sms) / pd;
-  const double block_bytes = models::gemm_bytes(shape) / pd;
-  const double chunk = models::overlap_collective_bytes(p) / pd;
+  const FusionBlock fb = fusion_block(p, g, params);
+  const int64_t sms = fb.sms;
+  const double block_s = fb.time_s, block_bytes = fb.bytes, chunk = fb.chunk;
   const std::vector<PairRound>& rounds = g.pair_rounds;
   auto blocks = [&](const std::string& label, double n, const Done& deps) {
     return b.compute(label, n * block_s, n * block_bytes, sms, deps);

@@ -16,17 +16,6 @@ constexpr double kDynamicMigMinRate = 1e-3;
 
 bool same_placement(const MigPlacement& a, const MigPlacement& b) { return a.profile == b.profile && a.start == b.start; }
 
-// min over services of capacity on their instance / rate (mig_layout_search.h's score).
-double layout_score(const MigSearchResult& layout, std::span<const ServiceModel> services, const DeviceRates& rates) {
-  double score = std::numeric_limits<double>::infinity();
-  for (size_t i = 0; i < services.size(); ++i) {
-    const MigInstance& inst = layout.instances[i];
-    const double rate = std::max(services[i].sizing_rate_per_s, 1e-9);
-    score = std::min(score, service_capacity_rps(services[i], rates, inst.sms, inst.bandwidth_share) / rate);
-  }
-  return score;
-}
-
 }  // namespace
 
 DynamicMigMultiplex::DynamicMigMultiplex(Time reconfig_cost) : cost_(reconfig_cost) {
@@ -39,15 +28,9 @@ void DynamicMigMultiplex::setup(Platform& platform, const MultiplexGpu& gpu, std
   gpu_ = gpu;
   sized_.assign(services.begin(), services.end());
   initial_ = layout_ = best_mig_layout(*gpu.partitioning, gpu.rates, services);
-  shares_.clear();
-  for (size_t i = 0; i < services.size(); ++i) {
-    const MigInstance& inst = layout_.instances[i];
-    ServiceShare s;
-    s.partition = platform.create_partition(gpu.gpu, mig_partition_spec(inst, "dmig-" + services[i].name));
-    s.sms = inst.sms;
-    s.bandwidth_share = inst.bandwidth_share;
-    shares_.push_back(s);
-  }
+  // Named without the profile: a re-cut changes it.
+  shares_ = create_mig_partitions(platform, gpu.gpu, layout_, services,
+                                  [&](size_t i) { return "dmig-" + services[i].name; });
   changing_.assign(services.size(), false);
   running_.assign(services.size(), false);
   arrivals_in_period_.assign(services.size(), 0);
@@ -84,7 +67,7 @@ void DynamicMigMultiplex::maybe_decide(Platform& platform) {
   std::fill(arrivals_in_period_.begin(), arrivals_in_period_.end(), 0);
   period_start_ = now;
   MigSearchResult next = best_mig_layout(*gpu_.partitioning, gpu_.rates, sized_);
-  if (next.score < kDynamicMigMargin * layout_score(layout_, sized_, gpu_.rates)) return;
+  if (next.score < kDynamicMigMargin * mig_layout_score(layout_.instances, sized_, gpu_.rates)) return;
   bool any = false;
   for (size_t i = 0; i < sized_.size(); ++i) {
     changing_[i] = !same_placement(next.placements[i], layout_.placements[i]);

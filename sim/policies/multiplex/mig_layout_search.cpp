@@ -24,6 +24,11 @@ double service_capacity_rps(const ServiceModel& service, const DeviceRates& rate
 
 namespace {
 
+// The rate a layout is sized for: the service's sizing rate if set, else its mean rate.
+double sizing_rate(const ServiceModel& service) {
+  return std::max(service.sizing_rate_per_s > 0 ? service.sizing_rate_per_s : service.rate_per_s, 1e-9);
+}
+
 struct Search {
   const GpuPartitioning& gpu;
   std::span<const ServiceModel> services;
@@ -43,11 +48,8 @@ struct Search {
       return;
     }
     double score = std::numeric_limits<double>::infinity();
-    for (size_t i = 0; i < services.size(); ++i) {
-      const ServiceModel& svc = services[i];
-      const double rate = std::max(svc.sizing_rate_per_s > 0 ? svc.sizing_rate_per_s : svc.rate_per_s, 1e-9);
-      score = std::min(score, capacity[i][static_cast<size_t>(profile_of[i])] / rate);
-    }
+    for (size_t i = 0; i < services.size(); ++i)
+      score = std::min(score, capacity[i][static_cast<size_t>(profile_of[i])] / sizing_rate(services[i]));
     if (!found || score > best.score) {
       found = true;
       best.score = score;
@@ -110,6 +112,30 @@ MigSearchResult best_mig_layout(const GpuPartitioning& gpu, const DeviceRates& r
             ? " that holds its weights"
             : ""));
   return s.best;
+}
+
+double mig_layout_score(std::span<const MigInstance> instances, std::span<const ServiceModel> services,
+                        const DeviceRates& rates) {
+  double score = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < services.size(); ++i)
+    score = std::min(score, service_capacity_rps(services[i], rates, instances[i].sms, instances[i].bandwidth_share) /
+                                sizing_rate(services[i]));
+  return score;
+}
+
+std::vector<ServiceShare> create_mig_partitions(Platform& platform, int gpu, const MigSearchResult& layout,
+                                                std::span<const ServiceModel> services,
+                                                const std::function<std::string(size_t)>& name) {
+  std::vector<ServiceShare> shares;
+  for (size_t i = 0; i < services.size(); ++i) {
+    const MigInstance& inst = layout.instances[i];
+    ServiceShare s;
+    s.partition = platform.create_partition(gpu, mig_partition_spec(inst, name(i)));
+    s.sms = inst.sms;
+    s.bandwidth_share = inst.bandwidth_share;
+    shares.push_back(s);
+  }
+  return shares;
 }
 
 }  // namespace parallax

@@ -17,7 +17,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "sim/platform/mig_layout.h"
@@ -38,5 +40,16 @@ double service_capacity_rps(const ServiceModel& service, const DeviceRates& rate
 // Throws std::invalid_argument when no legal layout gives every service an instance.
 MigSearchResult best_mig_layout(const GpuPartitioning& gpu, const DeviceRates& rates,
                                 std::span<const ServiceModel> services);
+
+// The search's score of a layout already chosen (`instances` in service order) for these services,
+// e.g. the one in place after their rates changed.
+double mig_layout_score(std::span<const MigInstance> instances, std::span<const ServiceModel> services,
+                        const DeviceRates& rates);
+
+// One platform partition per service on `gpu`, sized as its instance of `layout`; `name(i)` names
+// service i's partition.
+std::vector<ServiceShare> create_mig_partitions(Platform& platform, int gpu, const MigSearchResult& layout,
+                                                std::span<const ServiceModel> services,
+                                                const std::function<std::string(size_t)>& name);
 
 }  // namespace parallax

@@ -500,17 +500,18 @@ double SimPlatform::dispatch_wait(const Activity& a) const {
   const int pool = pool_sms(a.gpu, a.partition);
   const auto held_by = [&](const Activity& r) { return r.sms > 0 ? std::min(r.sms, pool) : pool; };
   const int need = a.sms > 0 ? std::min(a.sms, pool) : pool;
+  const std::vector<uint32_t>& resident = gpus_[a.gpu].resident_kernels;
   int held = 0;
-  for (uint32_t r : resident_kernels_) {
+  for (uint32_t r : resident) {
     const Activity& k = activities_[r];
-    if (k.gpu == a.gpu && k.partition == a.partition) held += held_by(k);
+    if (k.partition == a.partition) held += held_by(k);
   }
   const int overlap = need - std::max(0, pool - held);
   if (overlap <= 0 || need <= 0) return 0;
   double wait = 0;
-  for (uint32_t r : resident_kernels_) {
+  for (uint32_t r : resident) {
     const Activity& k = activities_[r];
-    if (k.gpu != a.gpu || k.partition != a.partition) continue;
+    if (k.partition != a.partition) continue;
     const double f = static_cast<double>(overlap) * held_by(k) / held / need;
     wait = std::max(wait, dispatch_wait_s(f, k.block_s, (now() - k.began).to_seconds(), a.own_s));
   }
@@ -529,7 +530,7 @@ void SimPlatform::begin(uint32_t slot) {
       }
     }
     a.began = now();
-    resident_kernels_.push_back(slot);
+    gpus_[a.gpu].resident_kernels.push_back(slot);
   }
   if (a.record) a.record->start = now();
   if (a.route != UINT32_MAX) {
@@ -549,8 +550,10 @@ void SimPlatform::begin(uint32_t slot) {
 void SimPlatform::complete(uint32_t slot) {
   Activity& a = activities_[slot];
   if (a.ephemeral_class) solver_.release_class(a.cls);
-  if (a.kind == ActivityKind::kernel && a.block_s > 0)
-    resident_kernels_.erase(std::find(resident_kernels_.begin(), resident_kernels_.end(), slot));
+  if (a.kind == ActivityKind::kernel && a.block_s > 0) {
+    std::vector<uint32_t>& resident = gpus_[a.gpu].resident_kernels;
+    resident.erase(std::find(resident.begin(), resident.end(), slot));
+  }
   if (a.route != UINT32_MAX) {
     for (uint32_t d : directions_of(a)) {
       LinkUsage& u = link_usage_[d];

@@ -151,6 +151,7 @@ class SimPlatform final : public Platform, private EventHandler {
     ConstraintId hbm = 0;
     int reserved_sms = 0;
     int64_t memory_used = 0;
+    std::vector<uint32_t> resident_kernels;  // slots of its running kernels with block_s > 0
   };
   struct Partition {
     GpuId gpu;
@@ -212,7 +213,6 @@ class SimPlatform final : public Platform, private EventHandler {
   std::vector<Activity> activities_;
   std::vector<uint32_t> free_slots_;
   std::vector<Timer> timers_;
-  std::vector<uint32_t> resident_kernels_;  // slots of running kernels with block_s > 0
   DispatchWake dispatch_wake_;
   std::vector<LatencyLane> lanes_;
   std::unordered_map<int64_t, uint32_t> lane_index_;  // latency ps -> lane

@@ -50,6 +50,9 @@ def main():
         "quickstart-seed7": ["--seed", "7"],
         "random-1000": [str(source / "tests/data/reliability/random_1000.yaml")],
         "overlap-end-to-end": [str(source / "scenarios/overlap/end-to-end.yaml")],
+        # The overlap grid (report.html's strategy map), cut to 48 of compass-288's configurations.
+        "overlap-grid": [str(source / "scenarios/overlap/compass-288.yaml"), "--set", "workload.tp=[2, 8]",
+                         "--set", "workload.hidden=[2048]", "--set", "workload.trace_config=3"],
         "serverless-2-nodes": [str(source / "scenarios/serverless/small-2nodes.yaml")],
         "colocate-bursty": [str(source / "tests/data/colocate/small-bursty.yaml")],
         "multiplex-bursty": [str(source / "tests/data/multiplex/small-bursty.yaml")],

@@ -3,8 +3,10 @@
 // overlap grid, overlap end to end, torpor-160 serverless, colocate, multiplex), from `parallax
 // sweep --out` and from `parallax report DIR` on a sweep and on a validated measurement folder: the
 // page has its sections, every inline <svg> is well-formed XML with positive width and height,
-// nothing is fetched from outside (no URL, src, href, script, link or @import), and a second run
-// writes the same bytes.
+// nothing is fetched from outside (no URL, src, href, script, link or @import). That a second run
+// writes the same report.html is tests/cli/determinism_test.py's check (one scenario per workload
+// kind, report.html among the files compared); running each shipped scenario here twice doubled this
+// test's time, the longest of CI's sanitizer phase.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -91,14 +93,12 @@ TEST(ReportCli, Quickstart) {
   const std::string html = run_report("", "quickstart");
   check_page(html, 2);  // link utilisation, collective bandwidth
   EXPECT_NE(html.find("&lt;embedded quickstart&gt;"), std::string::npos);
-  EXPECT_EQ(html, run_report("", "quickstart2"));
 }
 
 TEST(ReportCli, OverlapGrid) {
   const std::string html = run_report("scenarios/overlap/compass-288.yaml", "overlap");
   check_page(html, 3);  // strategy map, time vs d, double vs single ring
   EXPECT_NE(html.find("d* = "), std::string::npos);
-  EXPECT_EQ(html, run_report("scenarios/overlap/compass-288.yaml", "overlap2"));
 }
 
 TEST(ReportCli, Serverless) {
@@ -106,14 +106,12 @@ TEST(ReportCli, Serverless) {
   check_page(html, 7);  // latency CDF, SLO attainment, swaps, loads over PCIe and NVLink, memory, GPUs
   for (const char* title : {"Swaps over time: PCIe", "Swaps over time: NVLink", "GPU memory occupancy over time"})
     EXPECT_NE(html.find(std::string("<b>") + title + ".</b>"), std::string::npos) << title;
-  EXPECT_EQ(html, run_report("scenarios/serverless/torpor-160.yaml", "serverless2"));
 }
 
 TEST(ReportCli, OverlapEndToEnd) {
   const std::string html = run_report("scenarios/overlap/end-to-end.yaml", "e2e");
   check_page(html, 3);  // speedup, step times, strategies chosen
   EXPECT_NE(html.find("Speedup per model and TP degree"), std::string::npos);
-  EXPECT_EQ(html, run_report("scenarios/overlap/end-to-end.yaml", "e2e2"));
 }
 
 TEST(ReportCli, Colocate) {
@@ -124,7 +122,6 @@ TEST(ReportCli, Colocate) {
   EXPECT_NE(html.find("<b>LS latency CDF per policy.</b>"), std::string::npos);
   EXPECT_NE(html.find("<b>SM and bandwidth shares over time: sgdrc.</b>"), std::string::npos);
   EXPECT_EQ(html.find("Not plotted yet"), std::string::npos);
-  EXPECT_EQ(html, run_report("scenarios/colocate/sgdrc-h200.yaml", "colocate2"));
 }
 
 TEST(ReportCli, Multiplex) {

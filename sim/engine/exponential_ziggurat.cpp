@@ -20,17 +20,11 @@ ExponentialZiggurat::ExponentialZiggurat() {
   for (int i = 0; i <= kLayers; ++i) f_[i] = std::exp(-x_[i]);
 }
 
-double ExponentialZiggurat::operator()(RandomStream& rng) const {
-  while (true) {
-    const uint64_t bits = rng.next_u64();
-    const int i = static_cast<int>(bits & 0xff);  // the layer: the low 8 bits
-    const double u = static_cast<double>(bits >> 11) * 0x1.0p-53;  // the top 53 bits, independent of them
-    const double x = u * x_[i];
-    if (x < x_[i + 1]) return x;  // inside the rectangle under the curve
-    if (i == 0) return kR - std::log1p(-rng.uniform01());  // the tail: r + Exp(1)
-    // The wedge between the rectangle and the curve: a uniform height in the layer, against e^-x.
-    if (f_[i] + rng.uniform01() * (f_[i + 1] - f_[i]) < std::exp(-x)) return x;
-  }
+double ExponentialZiggurat::outside_rectangle(RandomStream& rng, size_t layer, double x) const {
+  if (layer == 0) return kR - std::log1p(-rng.uniform01());  // the tail: r + Exp(1)
+  // The wedge between the rectangle and the curve: a uniform height in the layer, against e^-x.
+  if (f_[layer] + rng.uniform01() * (f_[layer + 1] - f_[layer]) < std::exp(-x)) return x;
+  return (*this)(rng);  // rejected (about 1 % of draws): a fresh one
 }
 
 }  // namespace parallax

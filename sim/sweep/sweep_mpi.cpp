@@ -34,7 +34,7 @@ namespace {
 enum Tag : int { kAsk = 1, kDone = 2, kFailed = 3, kWork = 4, kStop = 5 };
 constexpr int kAny = -1;
 
-const SourceLocation kCommandLine{"<command line>", 0, 0};
+const SourceLocation kMpiOption{"<command line>", 0, 0};
 
 // Where parallax-mpi.so may be: beside the executable (the build folder, a copied binary), then
 // where meson installs it.
@@ -64,7 +64,7 @@ const ParallaxMpiModule* load_module() {
     if (module && module->version == kParallaxMpiModuleVersion) return module;
     tried += "; " + path.string() + ": not this build's MPI module (another parallax's?)";
   }
-  throw InputError(kCommandLine, "--mpi",
+  throw InputError(kMpiOption, "--mpi",
                    "--mpi: cannot load the MPI module " + std::string(kMpiModuleName) + tried +
                        " (it is built beside the parallax binary and installed with it; copy it with the binary)");
 }
@@ -85,7 +85,7 @@ std::string receive_text(const ParallaxMpiModule& mpi, const Probed& probed) {
   return text;
 }
 
-Probed wait_for(const ParallaxMpiModule& mpi, int source, int tag) {
+Probed wait_for_message(const ParallaxMpiModule& mpi, int source, int tag) {
   Probed p;
   mpi.wait(source, tag, &p.source, &p.tag, &p.bytes);
   return p;
@@ -99,7 +99,7 @@ bool mpi_built() { return PARALLAX_MPI_BUILT; }
 
 MpiSession::MpiSession() {
   if (!mpi_built())
-    throw InputError(kCommandLine, "--mpi",
+    throw InputError(kMpiOption, "--mpi",
                      "--mpi: this parallax was built without MPI; install OpenMPI (libopenmpi-dev openmpi-bin) and "
                      "configure with meson setup BUILD -Dmpi=enabled (docs/sweeps.md, \"MPI\")");
   mpi_ = load_module();
@@ -168,7 +168,7 @@ SweepRunReport coordinate_sweep_points(const MpiSession& session, size_t todo, c
 void dismiss_sweep_workers(const MpiSession& session) {
   const ParallaxMpiModule& mpi = session.calls();
   for (int dismissed = 0; dismissed < session.size() - 1; ++dismissed) {
-    const Probed asked = wait_for(mpi, kAny, kAsk);
+    const Probed asked = wait_for_message(mpi, kAny, kAsk);
     (void)receive_text(mpi, asked);
     send_stop(mpi, asked.source);
   }
@@ -179,7 +179,7 @@ size_t serve_sweep_points(const MpiSession& session, const RankPointRunner& run)
   send_text(mpi, "", 0, kAsk);
   size_t ran = 0;
   while (true) {
-    const Probed got = wait_for(mpi, 0, kAny);
+    const Probed got = wait_for_message(mpi, 0, kAny);
     const std::string text = receive_text(mpi, got);
     if (got.tag == kStop) return ran;
     const size_t work = std::stoull(text);

@@ -7,8 +7,10 @@
 
 #include <cstdio>
 #include <exception>
+#include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hw/hw_command.h"
@@ -68,88 +70,164 @@ int guarded(const std::function<int()>& body) {
   }
 }
 
-}  // namespace
+// The command tree, whole or with one top-level command only. Built whole it is about a tenth of
+// the quickstart's CPU time (CLI11 allocates every option's names, help and checks); the commands
+// that read the whole tree (help, completion, reference) and any command line that does not name
+// a command first get it whole.
+class CommandLine {
+ public:
+  // `only`: the top-level command to define, or empty for all of them.
+  explicit CommandLine(std::string_view only);
+  bool whole() const { return only_.empty(); }
+  // Parses; nullopt when the command line parsed, else the exit code after CLI11's message.
+  std::optional<int> parse(int argc, char** argv);
+  // Parses and says whether it did, printing nothing.
+  bool parses_silently(int argc, char** argv);
+  int dispatch();
 
-int main(int argc, char** argv) {
-  CLI::App app{"parallax: a discrete-event simulator of GPU clusters", "parallax"};
-  app.set_version_flag("--version", fmt::format("parallax {} ({})", parallax::kParallaxVersion,
-                                                parallax::kParallaxGitCommit));
-  app.require_subcommand(1);
+ private:
+  bool wanted(std::string_view name) const { return whole() || only_ == name; }
+  static bool parsed(const CLI::App* cmd) { return cmd != nullptr && cmd->parsed(); }
 
-  parallax::RunOptions run;
-  CLI::App* run_cmd = app.add_subcommand(
-      "run", "Simulate a scenario (the embedded quickstart when FILE is omitted) and print its tables");
-  run_cmd->add_option("file", run.scenario_path, "scenario YAML");
-  run_cmd->add_option("--out", run.out_dir, parallax::run_out_help());
-  run_cmd->add_option("--seed", run.seed, "root random seed (overrides the scenario's)")->check(parallax::unsigned64_check());
-  run_cmd->add_option("--set", run.overrides, "override a value: dotted.path=value (repeatable)")
-      ->type_name("KEY=VALUE");
-  run_cmd->add_flag("--quiet", run.quiet, "print nothing on success");
-  run_cmd->add_option("--chakra-out", run.chakra_out, parallax::run_chakra_out_help())->type_name("DIR");
+  std::string_view only_;
+  CLI::App app_{"parallax: a discrete-event simulator of GPU clusters", "parallax"};
+  parallax::RunOptions run_;
+  CLI::App* run_cmd_ = nullptr;
+  uint64_t hold_events_ = 20'000'000;
+  CLI::App* bench_engine_ = nullptr;
+  std::optional<parallax::ScaleBenchmarks> scale_bench_;  // bench flows, bench overlap
+  std::optional<parallax::ServerlessBench> serverless_bench_;
+  std::optional<parallax::FabricBench> fabric_bench_;
+  std::optional<parallax::TrainingBench> training_bench_;
+  std::optional<parallax::PredictCommands> predict_;
+  parallax::SweepOptions sweep_;
+  CLI::App* sweep_cmd_ = nullptr;
+  parallax::MergeOptions merge_;
+  CLI::App* merge_cmd_ = nullptr;
+  parallax::FitOptions fit_;
+  CLI::App* fit_cmd_ = nullptr;
+  parallax::ValidateOptions validate_;
+  CLI::App* validate_cmd_ = nullptr;
+  parallax::ReportOptions report_;
+  CLI::App* report_cmd_ = nullptr;
+  parallax::CompareOptions compare_;
+  CLI::App* compare_cmd_ = nullptr;
+  parallax::ReferenceCommands reference_;
+  std::vector<std::string> help_topic_;
+  CLI::App* help_cmd_ = nullptr;
+  parallax::CompletionCommand completion_;
+  parallax::hw::HwOptions hw_;
+  CLI::App* hw_cmd_ = nullptr;
+};
 
-  CLI::App* bench_cmd = app.add_subcommand("bench", "Performance benchmarks");
-  bench_cmd->require_subcommand(1);
-  uint64_t hold_events = 20'000'000;
-  CLI::App* bench_engine = bench_cmd->add_subcommand("engine", "Engine events/s on the hold model (N = 1e3, 1e5, 1e6)");
-  bench_engine->add_option("--events", hold_events, "events fired per point")
-      ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000'000'000}))
-      ->capture_default_str();
-  parallax::ScaleBenchmarks scale_bench(*bench_cmd);  // bench flows, bench overlap
-  parallax::ServerlessBench serverless_bench(*bench_cmd);
-  parallax::FabricBench fabric_bench(*bench_cmd);
-  parallax::TrainingBench training_bench(*bench_cmd);
+CommandLine::CommandLine(std::string_view only) : only_(only) {
+  app_.set_version_flag("--version", fmt::format("parallax {} ({})", parallax::kParallaxVersion,
+                                                 parallax::kParallaxGitCommit));
+  app_.require_subcommand(1);
 
-  parallax::PredictCommands predict(app);
+  if (wanted("run")) {
+    run_cmd_ = app_.add_subcommand(
+        "run", "Simulate a scenario (the embedded quickstart when FILE is omitted) and print its tables");
+    run_cmd_->add_option("file", run_.scenario_path, "scenario YAML");
+    run_cmd_->add_option("--out", run_.out_dir, parallax::run_out_help());
+    run_cmd_->add_option("--seed", run_.seed, "root random seed (overrides the scenario's)")
+        ->check(parallax::unsigned64_check());
+    run_cmd_->add_option("--set", run_.overrides, "override a value: dotted.path=value (repeatable)")
+        ->type_name("KEY=VALUE");
+    run_cmd_->add_flag("--quiet", run_.quiet, "print nothing on success");
+    run_cmd_->add_option("--chakra-out", run_.chakra_out, parallax::run_chakra_out_help())->type_name("DIR");
+  }
+  if (wanted("bench")) {
+    CLI::App* bench_cmd = app_.add_subcommand("bench", "Performance benchmarks");
+    bench_cmd->require_subcommand(1);
+    bench_engine_ = bench_cmd->add_subcommand("engine", "Engine events/s on the hold model (N = 1e3, 1e5, 1e6)");
+    bench_engine_->add_option("--events", hold_events_, "events fired per point")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000'000'000}))
+        ->capture_default_str();
+    scale_bench_.emplace(*bench_cmd);
+    serverless_bench_.emplace(*bench_cmd);
+    fabric_bench_.emplace(*bench_cmd);
+    training_bench_.emplace(*bench_cmd);
+  }
+  if (wanted("predict")) predict_.emplace(app_);
+  if (wanted("sweep")) sweep_cmd_ = parallax::add_sweep_subcommand(app_, sweep_);
+  if (wanted("merge")) merge_cmd_ = parallax::add_merge_subcommand(app_, merge_);
+  if (wanted("fit")) fit_cmd_ = parallax::add_fit_subcommand(app_, fit_);
+  if (wanted("validate")) validate_cmd_ = parallax::add_validate_subcommand(app_, validate_);
+  if (wanted("report")) report_cmd_ = parallax::add_report_subcommand(app_, report_);
+  if (wanted("compare")) compare_cmd_ = parallax::add_compare_subcommand(app_, compare_);
+  if (whole()) {
+    parallax::add_reference_subcommands(app_, reference_);
+    help_cmd_ = parallax::add_help_subcommand(app_, help_topic_);
+    parallax::add_completion_subcommand(app_, completion_);
+  }
+  if (wanted("hw")) hw_cmd_ = parallax::hw::add_hw_subcommand(app_, hw_);
+}
 
-  parallax::SweepOptions sweep;
-  CLI::App* sweep_cmd = parallax::add_sweep_subcommand(app, sweep);
-  parallax::MergeOptions merge;
-  CLI::App* merge_cmd = parallax::add_merge_subcommand(app, merge);
-  parallax::FitOptions fit;
-  CLI::App* fit_cmd = parallax::add_fit_subcommand(app, fit);
-  parallax::ValidateOptions validate;
-  CLI::App* validate_cmd = parallax::add_validate_subcommand(app, validate);
-  parallax::ReportOptions report;
-  CLI::App* report_cmd = parallax::add_report_subcommand(app, report);
-  parallax::CompareOptions compare;
-  CLI::App* compare_cmd = parallax::add_compare_subcommand(app, compare);
-  parallax::ReferenceCommands reference;
-  parallax::add_reference_subcommands(app, reference);
-
-  std::vector<std::string> help_topic;
-  CLI::App* help_cmd = parallax::add_help_subcommand(app, help_topic);
-  parallax::CompletionCommand completion;
-  parallax::add_completion_subcommand(app, completion);
-
-  parallax::hw::HwOptions hw;
-  CLI::App* hw_cmd = parallax::hw::add_hw_subcommand(app, hw);
-
+std::optional<int> CommandLine::parse(int argc, char** argv) {
   try {
-    app.parse(argc, argv);
+    app_.parse(argc, argv);
+    return std::nullopt;
   } catch (const CLI::ParseError& e) {
-    if (const std::optional<std::string> unmatched = parallax::unmatched_arguments_message(app)) {
+    if (const std::optional<std::string> unmatched = parallax::unmatched_arguments_message(app_)) {
       std::fputs(unmatched->c_str(), stderr);
       return 2;
     }
-    const int rc = app.exit(e);
+    const int rc = app_.exit(e);
     return rc == 0 ? 0 : 2;
   }
-  if (help_cmd->parsed()) return parallax::help_command(app, help_topic);
-  if (completion.cmd->parsed()) return parallax::completion_command(app, completion);
-  if (run_cmd->parsed()) return guarded([&] { return parallax::run_command(run); });
-  if (sweep_cmd->parsed()) return guarded([&] { return parallax::sweep_command(sweep); });
-  if (merge_cmd->parsed()) return guarded([&] { return parallax::merge_command(merge); });
-  if (fit_cmd->parsed()) return guarded([&] { return parallax::fit_command(fit); });
-  if (validate_cmd->parsed()) return guarded([&] { return parallax::validate_command(validate); });
-  if (report_cmd->parsed()) return guarded([&] { return parallax::report_command(report); });
-  if (compare_cmd->parsed()) return guarded([&] { return parallax::compare_command(compare); });
-  if (const int rc = guarded([&] { return parallax::reference_command(app, reference); }); rc >= 0) return rc;
-  if (hw_cmd->parsed()) return guarded([&] { return parallax::hw::hw_command(hw); });
-  if (predict.parsed()) return guarded([&] { return predict.run(); });
-  if (bench_engine->parsed()) return guarded([&] { return parallax::bench_engine(hold_events); });
-  if (scale_bench.parsed()) return guarded([&] { return scale_bench.run(); });
-  if (serverless_bench.parsed()) return guarded([&] { return serverless_bench.run(); });
-  if (fabric_bench.parsed()) return guarded([&] { return fabric_bench.run(); });
-  if (training_bench.parsed()) return guarded([&] { return training_bench.run(); });
+}
+
+bool CommandLine::parses_silently(int argc, char** argv) {
+  try {
+    app_.parse(argc, argv);
+    return true;
+  } catch (const CLI::ParseError&) {
+    return false;
+  }
+}
+
+int CommandLine::dispatch() {
+  if (parsed(help_cmd_)) return parallax::help_command(app_, help_topic_);
+  if (parsed(completion_.cmd)) return parallax::completion_command(app_, completion_);
+  if (parsed(run_cmd_)) return guarded([&] { return parallax::run_command(run_); });
+  if (parsed(sweep_cmd_)) return guarded([&] { return parallax::sweep_command(sweep_); });
+  if (parsed(merge_cmd_)) return guarded([&] { return parallax::merge_command(merge_); });
+  if (parsed(fit_cmd_)) return guarded([&] { return parallax::fit_command(fit_); });
+  if (parsed(validate_cmd_)) return guarded([&] { return parallax::validate_command(validate_); });
+  if (parsed(report_cmd_)) return guarded([&] { return parallax::report_command(report_); });
+  if (parsed(compare_cmd_)) return guarded([&] { return parallax::compare_command(compare_); });
+  if (whole())
+    if (const int rc = guarded([&] { return parallax::reference_command(app_, reference_); }); rc >= 0) return rc;
+  if (parsed(hw_cmd_)) return guarded([&] { return parallax::hw::hw_command(hw_); });
+  if (predict_ && predict_->parsed()) return guarded([&] { return predict_->run(); });
+  if (parsed(bench_engine_)) return guarded([&] { return parallax::bench_engine(hold_events_); });
+  if (scale_bench_ && scale_bench_->parsed()) return guarded([&] { return scale_bench_->run(); });
+  if (serverless_bench_ && serverless_bench_->parsed()) return guarded([&] { return serverless_bench_->run(); });
+  if (fabric_bench_ && fabric_bench_->parsed()) return guarded([&] { return fabric_bench_->run(); });
+  if (training_bench_ && training_bench_->parsed()) return guarded([&] { return training_bench_->run(); });
   return 2;
+}
+
+// The command argv[1] names when it is one that can be built alone; else empty (the whole tree).
+std::string_view lone_command(int argc, char** argv) {
+  static constexpr std::array<std::string_view, 10> kAlone{"run", "bench", "predict", "sweep", "merge",
+                                                            "fit", "validate", "report", "compare", "hw"};
+  if (argc < 2) return {};
+  for (std::string_view name : kAlone)
+    if (name == argv[1]) return name;
+  return {};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::optional<CommandLine> cli(std::in_place, lone_command(argc, argv));
+  // A lone command's tree that does not parse the command line (an error, --help, a sibling's
+  // name) is replaced by the whole tree, which parses it again: errors, suggestions and help read
+  // exactly as they always did.
+  if (!cli->whole() && !cli->parses_silently(argc, argv)) cli.emplace("");
+  if (cli->whole())
+    if (const std::optional<int> rc = cli->parse(argc, argv)) return *rc;
+  return cli->dispatch();
 }

@@ -1,6 +1,7 @@
 // File: sim/engine/hold_model.h
 // The classic hold model, the benchmark of future-event lists: N events pending; each firing
-// schedules one more at now + Exp(mean). Used by `parallax bench engine`.
+// schedules one more at now + 1 ps + Exp(1 us), the delays drawn by ExponentialZiggurat inside
+// the timed phase. Used by `parallax bench engine`.
 #pragma once
 
 #include <cstdint>

@@ -13,7 +13,6 @@ uint64_t splitmix64_next(uint64_t& state) {
 }
 
 namespace {
-uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 uint64_t fnv1a(std::string_view s) {
   uint64_t h = 0xcbf29ce484222325ULL;
   for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ULL;
@@ -26,19 +25,6 @@ RandomStream::RandomStream(uint64_t seed) {
   for (auto& w : s_) w = splitmix64_next(st);
 }
 
-uint64_t RandomStream::next_u64() {
-  const uint64_t result = rotl(s_[1] * 5, 7) * 9;
-  const uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = rotl(s_[3], 45);
-  return result;
-}
-
-double RandomStream::uniform01() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
 
 double RandomStream::uniform(double lo, double hi) { return lo + (hi - lo) * uniform01(); }
 

@@ -6,6 +6,7 @@
 // gives the same numbers on every machine.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -19,8 +20,19 @@ uint64_t splitmix64_next(uint64_t& state);
 class RandomStream {
  public:
   explicit RandomStream(uint64_t seed);
-  uint64_t next_u64();
-  double uniform01();                       // [0, 1), 53 bits
+  // Inline: the hold model (`bench engine`) draws once per event.
+  uint64_t next_u64() {
+    const uint64_t result = std::rotl(s_[1] * 5, 7) * 9;
+    const uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = std::rotl(s_[3], 45);
+    return result;
+  }
+  double uniform01() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }  // [0, 1), 53 bits
   double uniform(double lo, double hi);     // [lo, hi)
   uint64_t uniform_int(uint64_t n);         // [0, n), unbiased
   double exponential(double mean);

@@ -8,8 +8,8 @@
 // flight: they have no manifest line, so running the same command again redoes them and skips the
 // rest. What running a point means is the caller's; the messages are defined in sweep_mpi.cpp.
 //
-// Built with MPI (meson -Dmpi=auto|enabled finds it) from sweep_mpi.cpp; otherwise from
-// sweep_mpi_absent.cpp, whose MpiSession throws an InputError saying so.
+// MPI itself is in parallax-mpi.so (sweep_mpi_module.h), built beside the binary when meson finds
+// MPI (-Dmpi=auto|enabled) and loaded by MpiSession: nothing else in parallax pays for loading it.
 #pragma once
 
 #include <cstddef>
@@ -23,15 +23,23 @@
 #include "sim/sweep/sweep_progress.h"
 #include "sim/sweep/sweep_runner.h"
 
+struct ParallaxMpiModule;
+
 namespace parallax {
 
-// True when this binary was built with MPI.
+// True when this binary was built with MPI (its parallax-mpi.so was built too).
 bool mpi_built();
 
-// MPI_Init on construction, MPI_Finalize on destruction; one per process.
+// The module's file name, looked for beside the running executable, then in the install
+// directory (LIBDIR/parallax).
+inline constexpr const char* kMpiModuleName = "parallax-mpi.so";
+
+// Loads parallax-mpi.so, MPI_Init on construction, MPI_Finalize on destruction; one per process.
 class MpiSession {
  public:
-  MpiSession();  // throws InputError (at "<command line>", key "--mpi") when built without MPI
+  // Throws InputError (at "<command line>", key "--mpi") when built without MPI or when the
+  // module cannot be loaded (the message names the files tried and why).
+  MpiSession();
   ~MpiSession();
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
@@ -40,8 +48,11 @@ class MpiSession {
   int size() const { return size_; }
   // Ends every rank of the job with `code` (for errors a worker cannot report otherwise).
   [[noreturn]] void abort(int code) const;
+  // The module's MPI calls.
+  const ParallaxMpiModule& calls() const { return *mpi_; }
 
  private:
+  const ParallaxMpiModule* mpi_ = nullptr;
   int rank_ = 0;
   int size_ = 1;
 };

@@ -11,8 +11,10 @@
   sweep_parallel_test.py PARALLAX SOURCE_DIR mpi
       `mpirun -np 2 parallax sweep --mpi` against -j 1, compared the same way; then a worker rank
       is killed with SIGKILL mid-sweep, the same command is run again, and the table must equal
-      the uninterrupted one with no point twice (and no temporary left). Without MPI in the binary, checks that --mpi is
-      refused with exit 2 and the way to get it, then exits 77 (skipped); without mpirun, 77.
+      the uninterrupted one with no point twice (and no temporary left). A copy of the binary
+      without parallax-mpi.so beside it must refuse --mpi with exit 2 naming the module's path.
+      Without MPI in the binary, checks that --mpi is refused with exit 2 and the way to get it,
+      then exits 77 (skipped); without mpirun, 77.
 
 The wall-clock figures (wall_s, sim_to_wall_ratio, events_per_s) are in timing.json (the sweep's and
 each point's), the only files left out of the comparisons; results.csv must have none of them.
@@ -149,6 +151,20 @@ def mpi_env():
     return env
 
 
+def missing_module_refused(parallax, sweep, tmp):
+    """A copy of the binary in a folder of its own finds no parallax-mpi.so beside it."""
+    alone = Path(tmp) / "alone"
+    alone.mkdir()
+    shutil.copy2(parallax, alone / "parallax")
+    r = run([str(alone / "parallax"), "sweep", sweep, "--out", f"{tmp}/alone-out", "--mpi", "--quiet"])
+    expected = str(alone / "parallax-mpi.so")
+    if r.returncode != 2 or "cannot load the MPI module" not in r.stderr or expected not in r.stderr:
+        print(f"FAIL --mpi without the module: exit {r.returncode}, expected 2 naming {expected}: {r.stderr}")
+        return False
+    print("ok   --mpi without parallax-mpi.so beside the binary: exit 2 naming the file")
+    return True
+
+
 def kill_worker_rank(out, deadline):
     """SIGKILLs the rank-1 process of the running sweep once a point is in its manifest."""
     manifest = Path(out) / "manifest.jsonl"
@@ -192,6 +208,7 @@ def main():
                     sys.exit(1)
                 print("ok   --mpi without MPI: exit 2 naming -Dmpi=enabled; skipping the MPI runs")
                 sys.exit(77)
+            failures += not missing_module_refused(parallax, sweep, tmp)
             mpirun = mpirun_command()
             if not mpirun:
                 print("skip: mpirun not found")

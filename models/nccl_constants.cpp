@@ -39,11 +39,33 @@ constexpr std::array<std::array<double, 24>, 3> kTreeCorrection{{
     {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9},
 }};
 
+// search.cc speedArrayIntra / speedArrayInter and their SM90 versions.
+constexpr std::array<double, 13> kSpeedsIntra{40.0, 30.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0, 5.0, 4.0, 3.0};
+constexpr std::array<double, 19> kSpeedsInter{48.0, 30.0, 28.0, 24.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0,
+                                              7.0,  6.0,  5.0,  4.0,  3.0,  2.4,  1.2,  0.24, 0.12};
+constexpr std::array<double, 11> kSm90SpeedsIntra{60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0};
+constexpr std::array<double, 17> kSm90SpeedsInter{48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5,
+                                                  15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12};
+
 std::size_t protocol_row(Protocol p) { return p == Protocol::ll ? 0 : p == Protocol::ll128 ? 1 : 2; }
 
 }  // namespace
 
 double nccl_nvlink_channel_GBps(GpuGeneration g) { return g == GpuGeneration::hopper ? 20.6 : 20.0; }
+
+std::span<const double> nccl_search_speeds_GBps(GpuGeneration g, bool inter) {
+  if (g == GpuGeneration::hopper) return inter ? std::span<const double>(kSm90SpeedsInter) : std::span<const double>(kSm90SpeedsIntra);
+  return inter ? std::span<const double>(kSpeedsInter) : std::span<const double>(kSpeedsIntra);
+}
+
+double nccl_gpu_nic_pcie_GBps(GpuGeneration g) {
+  switch (g) {
+    case GpuGeneration::volta: return 12.0;
+    case GpuGeneration::ampere: return 24.0;
+    case GpuGeneration::hopper: return 48.0;
+  }
+  return 24.0;
+}
 
 double nccl_ll_max_GBps(GpuGeneration g, int nodes) {
   return nodes <= 1 ? kLlMaxOneNode[generation_row(g)] : kLlMaxIntel[node_column(nodes)];

@@ -6,14 +6,30 @@
 // algorithms that only exist here (NVLS, NVLS tree) and of the network are below.
 #pragma once
 
+#include <span>
+
 #include "models/collective_cost.h"
 #include "models/nccl_tuning.h"
 
 namespace parallax::models {
 
-// MAXCHANNELS (src/include/device.h) and the NVLS channel count on SM90 (src/transport/nvls.cc).
-inline constexpr int kNcclMaxChannels = 32;
-inline constexpr int kNcclNvlsChannels = 16;
+// The most channels a ring / tree graph may have: MAXCHANNELS / 2 = 64 / 2 (src/include/device.h,
+// init.cc ringGraph->maxChannels); an NVLS graph at most NCCL_MAX_NVLS_ARITY = 32 (device.h).
+inline constexpr int kNcclMaxRingChannels = 32;
+inline constexpr int kNcclMaxNvlsChannels = 32;
+
+// The per-channel speeds (GB/s) the topology search tries, fastest first (search.cc):
+// without NICs speedArrayIntra {40, 30, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3} (SM90:
+// {60, 50, 40, 30, 24, 20, 15, 12, 11, 6, 3}); with NICs speedArrayInter {48, 30, 28, 24, 20, 18,
+// 15, 12, 10, 9, 7, 6, 5, 4, 3, 2.4, 1.2, 0.24, 0.12} (SM90: {48, 45, 42, 40, 30, 24, 22, 20, 17.5,
+// 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12}).
+std::span<const double> nccl_search_speeds_GBps(GpuGeneration g, bool inter);
+
+// The bandwidth NCCL reads for a GPU's PCIe link to its NIC's switch, GB/s: width × GT/s / 80
+// (topo.cc kvDictPciGen): x16 Gen3 12, Gen4 24, Gen5 48. [assumption: a DGX-class box whose NIC
+// sits on the GPU's own PCIe switch at the GPU's generation (Volta Gen3, Ampere Gen4, Hopper
+// Gen5); settle with the box's `nvidia-smi topo -m` and NCCL_TOPO_DUMP_FILE.]
+double nccl_gpu_nic_pcie_GBps(GpuGeneration g);
 
 // Bandwidth NCCL credits one channel over one NVLink link, GB/s: SM70/SM80 20.0, SM90 20.6 (topo.h).
 double nccl_nvlink_channel_GBps(GpuGeneration g);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "models/nccl_constants.h"
+#include "models/nccl_graph.h"
 #include "models/nccl_latency.h"
 #include "models/nccl_scaleout.h"
 
@@ -45,35 +46,47 @@ int algorithm_order(std::string_view a) {
   return 4;
 }
 
-// NCCL's candidates inside one box (net.nodes == 1), ring/tree/p2p.
+// LL128 runs only where the GPUs talk over NVLink (tuning.cc: typeIntra <= PATH_NVB; across
+// nodes typeInter <= PATH_PXN on Hopper, PATH_PXB before, which a NIC on its GPU's PCIe switch
+// meets).
+bool ll128_enabled(const NcclBox& box) { return box.link == LinkType::nvlink; }
+
+// NCCL's candidates inside one box (net.nodes == 1), ring/tree/p2p, on the ring and tree graphs
+// of the topology search (nccl_graph.h).
 std::vector<NcclCandidate> one_box_candidates(CollectiveOp op, int64_t ranks, const NcclBox& box) {
   const GpuGeneration g = box.generation;
-  const double link_Bps = nccl_link_Bps(box);
-  const int channels =
-      std::clamp(static_cast<int>(std::ceil(link_Bps / (nccl_nvlink_channel_GBps(g) * 1e9) - 1e-9)), 1, kNcclMaxChannels);
+  const NcclGraph ring = nccl_ring_graph(ranks, box);
+  const int channels = ring.channels;
+  const double ring_Bps = channels * ring.intra_Bps;
   const double steps = static_cast<double>(ring_steps(op, ranks));
   const bool p2p = op == CollectiveOp::all_to_all || op == CollectiveOp::send_recv;
+  // Broadcast / reduce on channels of one GPU order pay one hop (tuning.cc sameChannels).
+  const bool rooted = op == CollectiveOp::broadcast || op == CollectiveOp::reduce;
   std::vector<NcclCandidate> out;
   for (Protocol p : kProtocols) {
-    double busbw = link_Bps;
+    if (p == Protocol::ll128 && !ll128_enabled(box)) continue;
+    double busbw = ring_Bps;
     if (p == Protocol::ll) busbw = std::min(kLlFactor * busbw, nccl_ll_max_GBps(g, 1) * 1e9);
     if (p == Protocol::ll128) busbw = std::min(kLl128Factor * busbw, channels * nccl_ring_ll128_channel_GBps(g, 1) * 1e9);
+    const double hop_s = nccl_hw_latency_s(NcclAlgorithm::ring, box.link, p);
     const double ring_latency = nccl_base_latency_s(NcclAlgorithm::ring, p) +
-                                steps * nccl_hw_latency_s(NcclAlgorithm::ring, box.link, p);
+                                (rooted ? (ring.same_channels ? 1.0 : static_cast<double>(ranks)) : steps) * hop_s;
     // NCCL's p2p runs LL or Simple, never LL128 [NVIDIA/nccl src/enqueue.cc: p2p protocol choice].
     if (p2p && p != Protocol::ll128) out.push_back({"p2p", p, ring_latency, busbw, channels});
     if (!p2p) out.push_back({"ring", p, ring_latency, busbw, channels});
   }
   if (op == CollectiveOp::all_reduce) {
+    const NcclGraph tree = nccl_ring_graph(ranks, box, true);
     for (Protocol p : kProtocols) {
+      if (p == Protocol::ll128 && !ll128_enabled(box)) continue;
       // One node: the tree is a chain of P ranks, 2(P−1) hops up and down (REFERENCE.md §2.2).
       const double latency = nccl_base_latency_s(NcclAlgorithm::tree, p) +
                              2.0 * static_cast<double>(ranks - 1) * nccl_hw_latency_s(NcclAlgorithm::tree, box.link, p);
-      double busbw = std::min(kTreeFactor * link_Bps, channels * nccl_tree_channel_GBps(g, 1) * 1e9);
+      double busbw = std::min(kTreeFactor * tree.channels * tree.intra_Bps, tree.channels * nccl_tree_channel_GBps(g, 1) * 1e9);
       if (p == Protocol::ll) busbw = std::min(kTreeLlFactor * busbw, nccl_ll_max_GBps(g, 1) * 1e9);
       if (p == Protocol::ll128)
-        busbw = std::min(kTreeLl128OneNodeFactor * busbw, channels * nccl_tree_ll128_channel_GBps(g, 1) * 1e9);
-      out.push_back({"tree", p, latency, busbw, channels});
+        busbw = std::min(kTreeLl128OneNodeFactor * busbw, tree.channels * nccl_tree_ll128_channel_GBps(g, 1) * 1e9);
+      out.push_back({"tree", p, latency, busbw, tree.channels});
     }
   }
   return out;

@@ -51,6 +51,13 @@ double nccl_nvls_efficiency(GpuGeneration g);
 // hwLat of NVLS / NVLS tree, seconds (Simple only): NVLink 25 / 25 µs, NET 18 / 20.9 µs; baseLat 0.
 double nccl_nvls_latency_s(bool tree, LinkType link);
 
+// PAT (all-gather / reduce-scatter with one GPU per node, Simple; tuning.cc): baseLat 8.0 µs,
+// latency += ⌊log2 N⌋ · interLat / 3.5 + nRanks · 2.8 µs, bus bandwidth × 0.75.
+inline constexpr double kNcclPatBaseLatency_s = 8.0e-6;
+inline constexpr double kNcclPatLogLatencyDivisor = 3.5;
+inline constexpr double kNcclPatPerRankLatency_s = 2.8e-6;
+inline constexpr double kNcclPatBandwidthFactor = 0.75;
+
 // Network post overhead per inter-node ring step: 1.0 µs (x86 Intel; AMD 2.0), ×3 for Simple
 // (getNetOverhead; the CPU vendor is not in the hardware spec, so Intel's).
 double nccl_net_overhead_s(Protocol p);

@@ -100,6 +100,18 @@ void add_tree(std::vector<NcclCandidate>& out, int64_t ranks, const Group& g, co
   }
 }
 
+// PAT: all-gather / reduce-scatter with one GPU per node (tuning.cc ncclPatEnable), Simple, on the
+// tree graph; its bandwidth stays in bus terms (time = S / busBw), so nccl-tests' busbw is F × it.
+void add_pat(std::vector<NcclCandidate>& out, CollectiveOp op, int64_t ranks, const Group& g, const NcclBox& box) {
+  if (g.per_node != 1 || (op != CollectiveOp::all_gather && op != CollectiveOp::reduce_scatter)) return;
+  const NcclGraph tree = nccl_ring_graph(ranks, box, true);
+  const double inter = nccl_hw_latency_s(NcclAlgorithm::tree, LinkType::net, Protocol::simple) + inter_extra_s(box.net, Protocol::simple);
+  const double latency = kNcclPatBaseLatency_s + floor_log2(g.nodes) * inter / kNcclPatLogLatencyDivisor +
+                         static_cast<double>(ranks) * kNcclPatPerRankLatency_s;
+  const double busbw = tree.channels * per_channel_Bps(tree, g.nodes) * kNcclPatBandwidthFactor;
+  out.push_back({"pat", Protocol::simple, latency, busbw * bus_bandwidth_factor(op, ranks), tree.channels});
+}
+
 void add_p2p(std::vector<NcclCandidate>& out, CollectiveOp op, int64_t ranks, const Group& g, const NcclBox& box) {
   const double p_ranks = static_cast<double>(ranks);
   // Seconds per byte of S on the slower path, as nccl-tests' busbw (F·S / t).
@@ -132,6 +144,7 @@ std::vector<NcclCandidate> nccl_multinode_candidates(CollectiveOp op, int64_t ra
   }
   add_ring(out, op, ranks, g, box);
   if (op == CollectiveOp::all_reduce) add_tree(out, ranks, g, box);
+  add_pat(out, op, ranks, g, box);
   return out;
 }
 

@@ -43,7 +43,8 @@ int algorithm_order(std::string_view a) {
   if (a == "tree") return 1;
   if (a == "p2p") return 2;
   if (a == "nvls") return 3;
-  return 4;
+  if (a == "nvls_tree") return 4;
+  return 5;
 }
 
 // LL128 runs only where the GPUs talk over NVLink (tuning.cc: typeIntra <= PATH_NVB; across

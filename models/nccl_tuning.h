@@ -88,7 +88,7 @@ struct NcclBox {
 double nccl_link_Bps(const NcclBox& box);
 
 // NCCL's candidates for `op` over `ranks` GPUs of `box` (and of box.net's nodes), optionally only
-// those of `algorithm` ("ring", "tree", "p2p", "nvls", "nvls_tree"; empty = all) and `protocol`
+// those of `algorithm` ("ring", "tree", "p2p", "nvls", "nvls_tree", "pat"; empty = all) and `protocol`
 // (nullptr = all). Empty when the pin rules every candidate out (tree for anything but
 // all-reduce, p2p for collectives, nvls off Hopper NVSwitch). Throws std::invalid_argument when
 // ranks do not spread evenly over box.net.nodes or exceed its boxes.

@@ -146,6 +146,19 @@ TEST(NcclScaleout, OneGpuPerNodeUsesOneNicAndTheTreeNetLatency) {
   EXPECT_NEAR(find(c, "ring", Protocol::ll).latency_s, (6.6 + 5.0) * 1e-6, 1e-12);
 }
 
+TEST(NcclScaleout, PatForOneGpuPerNode) {
+  // 2 × 1 A100, all-gather: PAT on the tree graph (1 channel; with no NVLink in use pass 2 lifts
+  // bwIntra to 48 GB/s, which 2 nodes use): latency 8.0 + ⌊log2 2⌋·14.0/3.5 + 2·2.8 µs; busBw
+  // 48 × 0.75 = 36 GB/s in bus terms, so nccl-tests' busbw F·36 = 18 GB/s.
+  const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_gather, 2, two_dgx(GpuGeneration::ampere, 300e9, 25e9), "pat");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_NEAR(c[0].latency_s, 17.6e-6, 1e-12);
+  EXPECT_NEAR(c[0].busbw_Bps, 18e9, 1.0);
+  // Not with several GPUs per node, nor for all-reduce.
+  EXPECT_TRUE(nccl_candidates(CollectiveOp::all_gather, 16, two_dgx(GpuGeneration::ampere, 300e9, 25e9), "pat").empty());
+  EXPECT_TRUE(nccl_candidates(CollectiveOp::all_reduce, 2, two_dgx(GpuGeneration::ampere, 300e9, 25e9), "pat").empty());
+}
+
 TEST(NcclScaleout, AllToAllIsBoundByEachGpusNic) {
   // 2 × DGX H100: half of every rank's S leaves the box through its own 50 GB/s NIC.
   const NcclBox box = two_dgx(GpuGeneration::hopper, 450e9, 50e9);

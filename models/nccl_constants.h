@@ -35,8 +35,8 @@ double nccl_gpu_nic_pcie_GBps(GpuGeneration g);
 double nccl_nvlink_channel_GBps(GpuGeneration g);
 
 // llMaxBw, GB/s. One node: by GPU (Volta 39.0, Ampere 87.7, Hopper 141.0); several nodes: by CPU,
-// the Intel row {39.0, 20.4} for 2 / more nodes (the CPU vendor is not in the hardware spec).
-double nccl_ll_max_GBps(GpuGeneration g, int nodes);
+// Intel {39.0, 20.4}, AMD {22.5, 19.0} for 2 / more nodes.
+double nccl_ll_max_GBps(GpuGeneration g, int nodes, bool amd_cpu = false);
 // perChMaxRingLL128Bw (Volta, Ampere 20.0; Hopper 36.7; the same for every node count).
 double nccl_ring_ll128_channel_GBps(GpuGeneration g, int nodes);
 // perChMaxTreeBw: Volta {26.5, 18.5, 10.0}, Ampere {24.0, 23.6, 17.8}, Hopper {38.7, 41.4, 36.0}.
@@ -58,9 +58,15 @@ inline constexpr double kNcclPatLogLatencyDivisor = 3.5;
 inline constexpr double kNcclPatPerRankLatency_s = 2.8e-6;
 inline constexpr double kNcclPatBandwidthFactor = 0.75;
 
-// Network post overhead per inter-node ring step: 1.0 µs (x86 Intel; AMD 2.0), ×3 for Simple
-// (getNetOverhead; the CPU vendor is not in the hardware spec, so Intel's).
-double nccl_net_overhead_s(Protocol p);
+// Network post overhead per inter-node ring step: 1.0 µs (x86 Intel), 2.0 µs (x86 AMD), ×3 for
+// Simple (getNetOverhead).
+double nccl_net_overhead_s(Protocol p, bool amd_cpu = false);
+
+// Channels NCCL executes on: ncclTopoPostset doubles the search's min(ring, tree) channels (at
+// most MAXCHANNELS = 64), and again on Hopper+ across nodes when the ring's bwIntra > 45 GB/s and
+// fewer than 16 (connect.cc). NVLS runs on NCCL_NVLS_NCHANNELS = 16 (src/transport/nvls.cc).
+int nccl_execution_channels(int search_channels, GpuGeneration g, int nodes, double ring_intra_GBps);
+inline constexpr int kNcclNvlsExecutionChannels = 16;
 
 // treeCorrectionFactor[protocol][log2(bytes/64)] for tree all-reduce, 64 B to 256 MB; 1 outside.
 double nccl_tree_correction(Protocol p, double bytes);

@@ -27,6 +27,7 @@ struct Group {
   int nodes = 1;
   int64_t per_node = 1;     // ppn
   NcclGraph ring;           // the ring graph of the topology search (nccl_graph.h)
+  int run_channels = 1;     // channels NCCL executes on (nccl_execution_channels)
   double busbw_Bps = 0.0;   // Simple ring bus bandwidth: channels × (nodes <= 2 ? bwIntra : bwInter)
   double nic_share_Bps = 0; // one GPU's share of its box's NICs
 };
@@ -44,6 +45,7 @@ Group scaleout_group(int64_t ranks, const NcclBox& box) {
   g.nodes = net.nodes;
   g.per_node = ranks / net.nodes;
   g.ring = nccl_ring_graph(ranks, box);
+  g.run_channels = nccl_execution_channels(g.ring.channels, box.generation, g.nodes, g.ring.intra_Bps / 1e9);
   g.busbw_Bps = g.ring.channels * per_channel_Bps(g.ring, g.nodes);
   g.nic_share_Bps = nccl_group_nics(ranks, net) * net.nic_Bps * nccl_spine_share(net, false) / static_cast<double>(g.per_node);
   return g;
@@ -64,7 +66,7 @@ double ring_latency_s(CollectiveOp op, int64_t ranks, const Group& g, const Nccl
   }
   const NcclAlgorithm inter_table = g.per_node == 1 ? NcclAlgorithm::tree : NcclAlgorithm::ring;
   const double inter = nccl_hw_latency_s(inter_table, LinkType::net, p) + inter_extra_s(box.net, p);
-  const double intra = std::max(nccl_hw_latency_s(NcclAlgorithm::ring, box.link, p), nccl_net_overhead_s(p));
+  const double intra = std::max(nccl_hw_latency_s(NcclAlgorithm::ring, box.link, p), nccl_net_overhead_s(p, box.net.amd_cpu));
   const double net_steps = op == CollectiveOp::all_reduce ? 2.0 * (g.nodes - 1) : static_cast<double>(g.nodes - 1);
   return base + (steps - net_steps) * intra + net_steps * inter;
 }
@@ -74,9 +76,9 @@ void add_ring(std::vector<NcclCandidate>& out, CollectiveOp op, int64_t ranks, c
   for (Protocol p : kScaleoutProtocols) {
     if (p == Protocol::ll128 && box.link != LinkType::nvlink) continue;  // LL128 needs NVLink inside (nccl_tuning.cpp)
     double busbw = g.busbw_Bps;
-    if (p == Protocol::ll) busbw = std::min(kHalf * busbw, nccl_ll_max_GBps(gen, g.nodes) * 1e9);
+    if (p == Protocol::ll) busbw = std::min(kHalf * busbw, nccl_ll_max_GBps(gen, g.nodes, box.net.amd_cpu) * 1e9);
     if (p == Protocol::ll128) busbw = std::min(kRingLl128Share * busbw, g.ring.channels * nccl_ring_ll128_channel_GBps(gen, g.nodes) * 1e9);
-    NcclCandidate c{"ring", p, ring_latency_s(op, ranks, g, box, p), busbw, g.ring.channels};
+    NcclCandidate c{"ring", p, ring_latency_s(op, ranks, g, box, p), busbw, g.run_channels};
     if (op == CollectiveOp::all_reduce && p == Protocol::simple) c.plateau_factor = nccl_ring_plateau_factor(gen);
     out.push_back(c);
   }
@@ -93,10 +95,10 @@ void add_tree(std::vector<NcclCandidate>& out, int64_t ranks, const Group& g, co
     const double latency = nccl_base_latency_s(NcclAlgorithm::tree, p) +
                            2.0 * (static_cast<double>(g.per_node - 1) * intra + floor_log2(g.nodes) * inter);
     double busbw = std::min(kTreeShare * tree_Bps, tree.channels * nccl_tree_channel_GBps(gen, g.nodes) * 1e9);
-    if (p == Protocol::ll) busbw = std::min(kTreeLlShare * busbw, nccl_ll_max_GBps(gen, g.nodes) * 1e9);
+    if (p == Protocol::ll) busbw = std::min(kTreeLlShare * busbw, nccl_ll_max_GBps(gen, g.nodes, box.net.amd_cpu) * 1e9);
     if (p == Protocol::ll128)
       busbw = std::min(kTreeLl128MultiNodeShare * busbw, tree.channels * nccl_tree_ll128_channel_GBps(gen, g.nodes) * 1e9);
-    out.push_back({"tree", p, latency, busbw, tree.channels});
+    out.push_back({"tree", p, latency, busbw, g.run_channels});
   }
 }
 
@@ -109,7 +111,7 @@ void add_pat(std::vector<NcclCandidate>& out, CollectiveOp op, int64_t ranks, co
   const double latency = kNcclPatBaseLatency_s + floor_log2(g.nodes) * inter / kNcclPatLogLatencyDivisor +
                          static_cast<double>(ranks) * kNcclPatPerRankLatency_s;
   const double busbw = tree.channels * per_channel_Bps(tree, g.nodes) * kNcclPatBandwidthFactor;
-  out.push_back({"pat", Protocol::simple, latency, busbw * bus_bandwidth_factor(op, ranks), tree.channels});
+  out.push_back({"pat", Protocol::simple, latency, busbw * bus_bandwidth_factor(op, ranks), g.run_channels});
 }
 
 void add_p2p(std::vector<NcclCandidate>& out, CollectiveOp op, int64_t ranks, const Group& g, const NcclBox& box) {
@@ -128,8 +130,8 @@ void add_p2p(std::vector<NcclCandidate>& out, CollectiveOp op, int64_t ranks, co
     const double latency = nccl_base_latency_s(NcclAlgorithm::ring, p) +
                            local_steps * nccl_hw_latency_s(NcclAlgorithm::ring, box.link, p) +
                            remote_steps * (nccl_hw_latency_s(NcclAlgorithm::ring, LinkType::net, p) + inter_extra_s(box.net, p));
-    const double bw = p == Protocol::ll ? std::min(kHalf * busbw, nccl_ll_max_GBps(box.generation, g.nodes) * 1e9) : busbw;
-    out.push_back({"p2p", p, latency, bw, g.ring.channels});
+    const double bw = p == Protocol::ll ? std::min(kHalf * busbw, nccl_ll_max_GBps(box.generation, g.nodes, box.net.amd_cpu) * 1e9) : busbw;
+    out.push_back({"p2p", p, latency, bw, g.run_channels});
   }
 }
 
@@ -167,7 +169,7 @@ std::vector<NcclCandidate> nccl_nvls_candidates(CollectiveOp op, int64_t ranks, 
     // tuning.cc keeps NVLS all-gather / reduce-scatter in bus-bandwidth terms (time = S / bw):
     // as nccl-tests' busbw that is F times the planned figure.
     const double busbw = n * std::min(intra, graph.inter_Bps) * (all_reduce ? 1.0 : bus_bandwidth_factor(op, ranks));
-    out.push_back({"nvls", Protocol::simple, nccl_nvls_latency_s(false, LinkType::nvlink), busbw, graph.channels});
+    out.push_back({"nvls", Protocol::simple, nccl_nvls_latency_s(false, LinkType::nvlink), busbw, kNcclNvlsExecutionChannels});
     return out;
   }
   if (!all_reduce || per_node < 2) return out;
@@ -175,7 +177,7 @@ std::vector<NcclCandidate> nccl_nvls_candidates(CollectiveOp op, int64_t ranks, 
   const double per_channel = std::min({intra, inter, nccl_nvls_tree_channel_GBps(box.generation, nodes) * 1e9});
   const double latency = nccl_nvls_latency_s(true, LinkType::nvlink) +
                          2.0 * floor_log2(nodes) * (nccl_nvls_latency_s(true, LinkType::net) + inter_extra_s(box.net, Protocol::simple));
-  out.push_back({"nvls_tree", Protocol::simple, latency, n * per_channel, graph.channels});
+  out.push_back({"nvls_tree", Protocol::simple, latency, n * per_channel, kNcclNvlsExecutionChannels});
   return out;
 }
 

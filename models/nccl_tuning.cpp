@@ -58,6 +58,7 @@ std::vector<NcclCandidate> one_box_candidates(CollectiveOp op, int64_t ranks, co
   const GpuGeneration g = box.generation;
   const NcclGraph ring = nccl_ring_graph(ranks, box);
   const int channels = ring.channels;
+  const int run_channels = nccl_execution_channels(channels, g, 1, ring.intra_Bps / 1e9);
   const double ring_Bps = channels * ring.intra_Bps;
   const double steps = static_cast<double>(ring_steps(op, ranks));
   const bool p2p = op == CollectiveOp::all_to_all || op == CollectiveOp::send_recv;
@@ -73,8 +74,8 @@ std::vector<NcclCandidate> one_box_candidates(CollectiveOp op, int64_t ranks, co
     const double ring_latency = nccl_base_latency_s(NcclAlgorithm::ring, p) +
                                 (rooted ? (ring.same_channels ? 1.0 : static_cast<double>(ranks)) : steps) * hop_s;
     // NCCL's p2p runs LL or Simple, never LL128 [NVIDIA/nccl src/enqueue.cc: p2p protocol choice].
-    if (p2p && p != Protocol::ll128) out.push_back({"p2p", p, ring_latency, busbw, channels});
-    if (!p2p) out.push_back({"ring", p, ring_latency, busbw, channels});
+    if (p2p && p != Protocol::ll128) out.push_back({"p2p", p, ring_latency, busbw, run_channels});
+    if (!p2p) out.push_back({"ring", p, ring_latency, busbw, run_channels});
   }
   if (op == CollectiveOp::all_reduce) {
     const NcclGraph tree = nccl_ring_graph(ranks, box, true);
@@ -87,7 +88,7 @@ std::vector<NcclCandidate> one_box_candidates(CollectiveOp op, int64_t ranks, co
       if (p == Protocol::ll) busbw = std::min(kTreeLlFactor * busbw, nccl_ll_max_GBps(g, 1) * 1e9);
       if (p == Protocol::ll128)
         busbw = std::min(kTreeLl128OneNodeFactor * busbw, tree.channels * nccl_tree_ll128_channel_GBps(g, 1) * 1e9);
-      out.push_back({"tree", p, latency, busbw, tree.channels});
+      out.push_back({"tree", p, latency, busbw, run_channels});
     }
   }
   return out;

@@ -42,7 +42,7 @@ struct NcclCandidate {
   Protocol protocol = Protocol::simple;
   double latency_s = 0.0;  // size-independent part
   double busbw_Bps = 0.0;  // bus bandwidth the candidate reaches (nccl-tests' busbw at large S)
-  int channels = 0;        // NCCL channels it runs on (reported; already inside busbw_Bps)
+  int channels = 0;        // channels NCCL runs it on (comm->nChannels; NVLS 16); reported, and the plateau's
   // Latency × this once bytes / (channels · ranks) >= 64 (multi-node ring all-reduce Simple).
   double plateau_factor = 1.0;
 };
@@ -70,6 +70,9 @@ struct NcclNet {
   // (0: every node on one leaf, or rails that keep same-rank traffic on one switch).
   int nodes_per_leaf = 0;
   double oversubscription = 1.0;
+  // The hosts' CPU vendor: across nodes NCCL takes llMaxBw and the network post overhead by it
+  // (tuning.cc index1, getNetOverhead). Intel unless the preset says otherwise.
+  bool amd_cpu = false;
 };
 
 // A box whose GPUs each have `link_Bps` of line rate per direction over `link`; NCCL plans with

@@ -41,7 +41,8 @@ TEST(NcclTuning, CandidatesCarryNcclLatenciesAndBandwidths) {
   EXPECT_NEAR(find(c, "ring", Protocol::ll).busbw_Bps, 87.7e9, 1.0);
   EXPECT_NEAR(find(c, "ring", Protocol::ll128).busbw_Bps, 0.92 * 240e9, 1.0);
   EXPECT_NEAR(find(c, "ring", Protocol::simple).busbw_Bps, 240e9, 1.0);
-  EXPECT_EQ(find(c, "ring", Protocol::simple).channels, 12);  // 240 / 20 GB/s per channel
+  // The search's 12 channels of 20 GB/s, run on twice as many (ncclTopoPostset).
+  EXPECT_EQ(find(c, "ring", Protocol::simple).channels, 24);
   // Tree: min(0.92·240, 12·24) = 220.8 GB/s; LL 220.8/3.8 = 58.1; LL128 220.8·7/9 = 171.7 (< 12·20).
   EXPECT_NEAR(find(c, "tree", Protocol::simple).busbw_Bps, 220.8e9, 1e3);
   EXPECT_NEAR(find(c, "tree", Protocol::ll).busbw_Bps, 220.8e9 / 3.8, 1e3);
@@ -111,7 +112,7 @@ TEST(NcclScaleout, TwoDgxA100AllReduceByHand) {
   const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_reduce, 16, two_dgx(GpuGeneration::ampere, 300e9, 25e9));
   ASSERT_EQ(c.size(), 6u);
   const NcclCandidate& ring = find(c, "ring", Protocol::simple);
-  EXPECT_EQ(ring.channels, 8);                    // one per NIC at 24 GB/s (speedArrayInter, PCIe Gen4 24)
+  EXPECT_EQ(ring.channels, 16);                   // searched: one per NIC at 24 GB/s (PCIe Gen4 24); run: ×2
   EXPECT_NEAR(ring.busbw_Bps, 192e9, 1.0);        // 8 channels × 24 GB/s
   // 8.4 + 28 intra steps × max(3.4, 3 × 1.0 net overhead) + 2 NET steps × 14.0 µs.
   EXPECT_NEAR(ring.latency_s, 131.6e-6, 1e-12);
@@ -124,9 +125,9 @@ TEST(NcclScaleout, TwoDgxA100AllReduceByHand) {
   const NcclCandidate& tree = find(c, "tree", Protocol::simple);
   EXPECT_NEAR(tree.latency_s, 92.4e-6, 1e-12);
   EXPECT_NEAR(tree.busbw_Bps, 188.8e9, 1e3);
-  // The plateau: ring Simple latency × 1.4 once S / (8 channels · 16 ranks) >= 64 B.
-  EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_reduce, 16, 8191, ring).latency_s, 131.6e-6, 1e-12);
-  EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_reduce, 16, 8192, ring).latency_s, 1.4 * 131.6e-6, 1e-12);
+  // The plateau: ring Simple latency × 1.4 once S / (16 channels · 16 ranks) >= 64 B.
+  EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_reduce, 16, 16383, ring).latency_s, 131.6e-6, 1e-12);
+  EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_reduce, 16, 16384, ring).latency_s, 1.4 * 131.6e-6, 1e-12);
   // Tree bandwidth follows treeCorrectionFactor: Simple at 1 MiB (log2(2^20/64) = 14) × 0.5.
   EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_reduce, 16, 1 << 20, tree).bandwidth_s, 2.0 * (1 << 20) / (0.5 * 188.8e9), 1e-12);
   // At 1 GiB the bandwidth decides: ring Simple (1.875·S / 192 GB/s) beats tree (2·S / 188.8).
@@ -136,10 +137,19 @@ TEST(NcclScaleout, TwoDgxA100AllReduceByHand) {
   EXPECT_THROW(nccl_candidates(CollectiveOp::all_reduce, 18, two_dgx(GpuGeneration::ampere, 300e9, 25e9)), std::invalid_argument);
 }
 
+TEST(NcclScaleout, AmdHostsTakeTheAmdRows) {
+  // getNetOverhead 2.0 µs (×3 Simple) and llMaxBw 22.5 GB/s on two AMD nodes (tuning.cc).
+  NcclBox box = two_dgx(GpuGeneration::ampere, 300e9, 25e9);
+  box.net.amd_cpu = true;
+  const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_reduce, 16, box);
+  EXPECT_NEAR(find(c, "ring", Protocol::simple).latency_s, (8.4 + 28 * 6.0 + 2 * 14.0) * 1e-6, 1e-12);
+  EXPECT_NEAR(find(c, "ring", Protocol::ll).busbw_Bps, 22.5e9, 1.0);
+}
+
 TEST(NcclScaleout, OneGpuPerNodeUsesOneNicAndTheTreeNetLatency) {
   const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_gather, 2, two_dgx(GpuGeneration::ampere, 300e9, 25e9));
   const NcclCandidate& ring = find(c, "ring", Protocol::simple);
-  EXPECT_EQ(ring.channels, 1);
+  EXPECT_EQ(ring.channels, 2);             // one searched, run on two
   EXPECT_NEAR(ring.busbw_Bps, 24e9, 1.0);  // one NIC, 24 GB/s on the speed array (PCIe Gen4 24)
   // 1 step, across the net; ppn = 1 takes NET tree hwLat (14.0 for Simple): 8.4 + 14.0.
   EXPECT_NEAR(ring.latency_s, 22.4e-6, 1e-12);
@@ -165,7 +175,7 @@ TEST(NcclScaleout, AllToAllIsBoundByEachGpusNic) {
   const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_to_all, 16, box);
   ASSERT_EQ(c.size(), 2u);
   const NcclCandidate& simple = find(c, "p2p", Protocol::simple);
-  EXPECT_EQ(simple.channels, 8);  // the ring graph: one 48 GB/s channel per 50 GB/s NIC
+  EXPECT_EQ(simple.channels, 16);  // the ring graph's 8 (one 48 GB/s channel per 50 GB/s NIC), run ×2
   const double bytes = 1e9;
   EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_to_all, 16, bytes, simple).bandwidth_s, 0.5 * bytes / 50e9, 1e-12);
   // 7 NVLink steps + 8 NET steps (14.0 µs each for Simple) after base 8.4.
@@ -188,7 +198,7 @@ TEST(NcclScaleout, NvlsOnHopperNvswitch) {
   const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_reduce, 8, box, "nvls");
   ASSERT_EQ(c.size(), 1u);
   // NVLS graph 8 channels × 40 GB/s (9 × 40 <= 370.8), bwInter 60: 8 × min(40 · 0.85 · 7/8 · 2, 60).
-  EXPECT_EQ(c[0].channels, 8);
+  EXPECT_EQ(c[0].channels, 16);  // searched 8, run on NCCL_NVLS_NCHANNELS
   EXPECT_NEAR(c[0].busbw_Bps, 8 * 40e9 * 0.85 * 7.0 / 8.0 * 2.0, 1e3);
   EXPECT_NEAR(c[0].latency_s, 25e-6, 1e-12);
   EXPECT_EQ(c[0].protocol, Protocol::simple);

@@ -29,10 +29,9 @@ constexpr double kTreeFactor = 0.92;
 constexpr double kTreeLlFactor = 1.0 / 3.8;
 constexpr double kTreeLl128OneNodeFactor = 7.0 / 9.0;
 
-// NCCL's topology search credits per NVLink link (25 GB/s per direction on NVLink2–4) the
-// per-channel figure (20.0 / 20.6 GB/s, topo.h) and per PCIe link 12 of 16 GB/s (topo.h PCI_BW
-// "Gen3 x16"): its rings run at what it plans for, about 80% of the line rate (REFERENCE.md §1.2
-// measures ≈83% on NVLink4).
+// NCCL's topology credits per NVLink link (25 GB/s per direction on NVLink2–4) 20.0 / 20.6 GB/s
+// (topo.h) and per PCIe link 12 of 16 GB/s (topo.h PCI_BW "Gen3 x16"; width × GT/s / 80): about
+// 80% of the line rate (REFERENCE.md §1.2 measures ≈83% on NVLink4).
 constexpr double kNvlinkLinkGBps = 25.0;
 constexpr double kPcieNcclShare = 12.0 / 16.0;
 
@@ -167,7 +166,7 @@ std::vector<NcclCandidate> nccl_candidates(CollectiveOp op, int64_t ranks, const
   std::erase_if(out, [&](const NcclCandidate& c) {
     return (!algorithm.empty() && algorithm != c.algorithm) || (protocol != nullptr && *protocol != c.protocol);
   });
-  // Keep the documented tie order: ring, tree, p2p, nvls, nvls_tree (then LL, LL128, Simple).
+  // Keep the documented tie order: ring, tree, p2p, nvls, nvls_tree, pat (then LL, LL128, Simple).
   std::stable_sort(out.begin(), out.end(), [](const NcclCandidate& a, const NcclCandidate& b) {
     return algorithm_order(a.algorithm) < algorithm_order(b.algorithm);
   });

@@ -5,7 +5,7 @@
 //   time = latency + F·S / busbw        (F = bus_bandwidth_factor(op, P), collective_cost.h)
 //
 // and the smallest time wins (ties: the earlier candidate, in the order ring, tree, p2p, nvls,
-// nvls_tree and LL, LL128, Simple). Two size-dependent refinements of ncclTopoGetAlgoTime apply:
+// nvls_tree, pat and LL, LL128, Simple). Two size-dependent refinements of ncclTopoGetAlgoTime apply:
 // tree all-reduce bandwidth × treeCorrectionFactor (0.4–1.0 by size) and, across nodes, ring
 // all-reduce Simple latency × the "plateau" factor (NcclCandidate::plateau_factor). The candidates
 // come either from NCCL's constants for a GPU generation, link kind and fabric (nccl_candidates,
@@ -14,7 +14,9 @@
 // all-to-all and send/recv, tree (double binary tree, all-reduce only), p2p for all-to-all and
 // send/recv (NCCL runs those as grouped point-to-point sends, LL or Simple), nvls (NVLink
 // SHARP on NVSwitch, Hopper, one node: all-reduce, all-gather, reduce-scatter) and nvls_tree
-// (NVLS inside each node, a tree across nodes: all-reduce). Across nodes (NcclNet) the candidates
+// (NVLS inside each node, a tree across nodes: all-reduce), pat (all-gather / reduce-scatter with
+// one GPU per node). Channel counts and per-channel bandwidths come from an emulation of NCCL's
+// topology search (models/nccl_graph.h). Across nodes (NcclNet) the candidates
 // are NCCL's multi-node ones: models/nccl_scaleout.h.
 //
 // Example: 8 × A100 (12 NVLinks, 300 GB/s line rate; NCCL plans 12 × 20 = 240 GB/s), all-reduce
@@ -86,8 +88,8 @@ struct NcclBox {
   NcclNet net;
 };
 
-// The bandwidth NCCL plans for one GPU of `box` inside the box (NVLink: per_channel per 25 GB/s
-// link; PCIe: 12 of 16 GB/s).
+// The link bandwidth NCCL's topology reads for one GPU of `box` (NVLink: 20.0 / 20.6 GB/s per
+// 25 GB/s link; PCIe: 12 of 16 GB/s); the search (nccl_graph.h) fits channels into it.
 double nccl_link_Bps(const NcclBox& box);
 
 // NCCL's candidates for `op` over `ranks` GPUs of `box` (and of box.net's nodes), optionally only

@@ -2,6 +2,7 @@
 // The tables of nccl_constants.h, GB/s and µs as tuning.cc prints them (NVIDIA/nccl 5067397).
 #include "models/nccl_constants.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -31,6 +32,7 @@ constexpr std::array<Row, 3> kPerChannelNvlsTree{{{0.0, 18.5, 10.0}, {0.0, 23.6,
 // llMaxBws: one node by GPU row; several nodes the Intel row {N2, N4} = {39.0, 20.4}.
 constexpr std::array<double, 3> kLlMaxOneNode{39.0, 87.7, 141.0};
 constexpr Row kLlMaxIntel{39.0, 39.0, 20.4};
+constexpr Row kLlMaxAmd{87.7, 22.5, 19.0};
 
 // treeCorrectionFactor, {LL, LL128, Simple} × log2(bytes / 64) = 0 … 23.
 constexpr std::array<std::array<double, 24>, 3> kTreeCorrection{{
@@ -39,14 +41,44 @@ constexpr std::array<std::array<double, 24>, 3> kTreeCorrection{{
     {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9},
 }};
 
+// search.cc speedArrayIntra / speedArrayInter and their SM90 versions.
+constexpr std::array<double, 13> kSpeedsIntra{40.0, 30.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0, 5.0, 4.0, 3.0};
+constexpr std::array<double, 19> kSpeedsInter{48.0, 30.0, 28.0, 24.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0,
+                                              7.0,  6.0,  5.0,  4.0,  3.0,  2.4,  1.2,  0.24, 0.12};
+constexpr std::array<double, 11> kSm90SpeedsIntra{60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0};
+constexpr std::array<double, 17> kSm90SpeedsInter{48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5,
+                                                  15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12};
+
 std::size_t protocol_row(Protocol p) { return p == Protocol::ll ? 0 : p == Protocol::ll128 ? 1 : 2; }
 
 }  // namespace
 
 double nccl_nvlink_channel_GBps(GpuGeneration g) { return g == GpuGeneration::hopper ? 20.6 : 20.0; }
 
-double nccl_ll_max_GBps(GpuGeneration g, int nodes) {
-  return nodes <= 1 ? kLlMaxOneNode[generation_row(g)] : kLlMaxIntel[node_column(nodes)];
+std::span<const double> nccl_search_speeds_GBps(GpuGeneration g, bool inter) {
+  if (g == GpuGeneration::hopper) return inter ? std::span<const double>(kSm90SpeedsInter) : std::span<const double>(kSm90SpeedsIntra);
+  return inter ? std::span<const double>(kSpeedsInter) : std::span<const double>(kSpeedsIntra);
+}
+
+double nccl_gpu_nic_pcie_GBps(GpuGeneration g) {
+  switch (g) {
+    case GpuGeneration::volta: return 12.0;
+    case GpuGeneration::ampere: return 24.0;
+    case GpuGeneration::hopper: return 48.0;
+  }
+  return 24.0;
+}
+
+double nccl_ll_max_GBps(GpuGeneration g, int nodes, bool amd_cpu) {
+  if (nodes <= 1) return kLlMaxOneNode[generation_row(g)];
+  return (amd_cpu ? kLlMaxAmd : kLlMaxIntel)[node_column(nodes)];
+}
+
+int nccl_execution_channels(int search_channels, GpuGeneration g, int nodes, double ring_intra_GBps) {
+  constexpr int kMaxChannels = 64;
+  int n = std::min(kMaxChannels, 2 * search_channels);
+  if (g == GpuGeneration::hopper && nodes > 1 && ring_intra_GBps > 45.0 && n < 16) n *= 2;
+  return n;
 }
 double nccl_ring_ll128_channel_GBps(GpuGeneration g, int nodes) { return kPerChannelRingLl128[generation_row(g)][node_column(nodes)]; }
 double nccl_tree_channel_GBps(GpuGeneration g, int nodes) { return kPerChannelTree[generation_row(g)][node_column(nodes)]; }
@@ -59,7 +91,9 @@ double nccl_nvls_latency_s(bool tree, LinkType link) {
   return 25.0 * kMicrosecond;
 }
 
-double nccl_net_overhead_s(Protocol p) { return (p == Protocol::simple ? 3.0 : 1.0) * kMicrosecond; }
+double nccl_net_overhead_s(Protocol p, bool amd_cpu) {
+  return (p == Protocol::simple ? 3.0 : 1.0) * (amd_cpu ? 2.0 : 1.0) * kMicrosecond;
+}
 
 double nccl_tree_correction(Protocol p, double bytes) {
   if (bytes < 64.0) return 1.0;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "models/nccl_constants.h"
+#include "models/nccl_graph.h"
 #include "models/nccl_latency.h"
 #include "models/nccl_scaleout.h"
 
@@ -28,10 +29,9 @@ constexpr double kTreeFactor = 0.92;
 constexpr double kTreeLlFactor = 1.0 / 3.8;
 constexpr double kTreeLl128OneNodeFactor = 7.0 / 9.0;
 
-// NCCL's topology search credits per NVLink link (25 GB/s per direction on NVLink2–4) the
-// per-channel figure (20.0 / 20.6 GB/s, topo.h) and per PCIe link 12 of 16 GB/s (topo.h PCI_BW
-// "Gen3 x16"): its rings run at what it plans for, about 80% of the line rate (REFERENCE.md §1.2
-// measures ≈83% on NVLink4).
+// NCCL's topology credits per NVLink link (25 GB/s per direction on NVLink2–4) 20.0 / 20.6 GB/s
+// (topo.h) and per PCIe link 12 of 16 GB/s (topo.h PCI_BW "Gen3 x16"; width × GT/s / 80): about
+// 80% of the line rate (REFERENCE.md §1.2 measures ≈83% on NVLink4).
 constexpr double kNvlinkLinkGBps = 25.0;
 constexpr double kPcieNcclShare = 12.0 / 16.0;
 
@@ -42,38 +42,52 @@ int algorithm_order(std::string_view a) {
   if (a == "tree") return 1;
   if (a == "p2p") return 2;
   if (a == "nvls") return 3;
-  return 4;
+  if (a == "nvls_tree") return 4;
+  return 5;
 }
 
-// NCCL's candidates inside one box (net.nodes == 1), ring/tree/p2p.
+// LL128 runs only where the GPUs talk over NVLink (tuning.cc: typeIntra <= PATH_NVB; across
+// nodes typeInter <= PATH_PXN on Hopper, PATH_PXB before, which a NIC on its GPU's PCIe switch
+// meets).
+bool ll128_enabled(const NcclBox& box) { return box.link == LinkType::nvlink; }
+
+// NCCL's candidates inside one box (net.nodes == 1), ring/tree/p2p, on the ring and tree graphs
+// of the topology search (nccl_graph.h).
 std::vector<NcclCandidate> one_box_candidates(CollectiveOp op, int64_t ranks, const NcclBox& box) {
   const GpuGeneration g = box.generation;
-  const double link_Bps = nccl_link_Bps(box);
-  const int channels =
-      std::clamp(static_cast<int>(std::ceil(link_Bps / (nccl_nvlink_channel_GBps(g) * 1e9) - 1e-9)), 1, kNcclMaxChannels);
+  const NcclGraph ring = nccl_ring_graph(ranks, box);
+  const int channels = ring.channels;
+  const int run_channels = nccl_execution_channels(channels, g, 1, ring.intra_Bps / 1e9);
+  const double ring_Bps = channels * ring.intra_Bps;
   const double steps = static_cast<double>(ring_steps(op, ranks));
   const bool p2p = op == CollectiveOp::all_to_all || op == CollectiveOp::send_recv;
+  // Broadcast / reduce on channels of one GPU order pay one hop (tuning.cc sameChannels).
+  const bool rooted = op == CollectiveOp::broadcast || op == CollectiveOp::reduce;
   std::vector<NcclCandidate> out;
   for (Protocol p : kProtocols) {
-    double busbw = link_Bps;
+    if (p == Protocol::ll128 && !ll128_enabled(box)) continue;
+    double busbw = ring_Bps;
     if (p == Protocol::ll) busbw = std::min(kLlFactor * busbw, nccl_ll_max_GBps(g, 1) * 1e9);
     if (p == Protocol::ll128) busbw = std::min(kLl128Factor * busbw, channels * nccl_ring_ll128_channel_GBps(g, 1) * 1e9);
+    const double hop_s = nccl_hw_latency_s(NcclAlgorithm::ring, box.link, p);
     const double ring_latency = nccl_base_latency_s(NcclAlgorithm::ring, p) +
-                                steps * nccl_hw_latency_s(NcclAlgorithm::ring, box.link, p);
+                                (rooted ? (ring.same_channels ? 1.0 : static_cast<double>(ranks)) : steps) * hop_s;
     // NCCL's p2p runs LL or Simple, never LL128 [NVIDIA/nccl src/enqueue.cc: p2p protocol choice].
-    if (p2p && p != Protocol::ll128) out.push_back({"p2p", p, ring_latency, busbw, channels});
-    if (!p2p) out.push_back({"ring", p, ring_latency, busbw, channels});
+    if (p2p && p != Protocol::ll128) out.push_back({"p2p", p, ring_latency, busbw, run_channels});
+    if (!p2p) out.push_back({"ring", p, ring_latency, busbw, run_channels});
   }
   if (op == CollectiveOp::all_reduce) {
+    const NcclGraph tree = nccl_ring_graph(ranks, box, true);
     for (Protocol p : kProtocols) {
+      if (p == Protocol::ll128 && !ll128_enabled(box)) continue;
       // One node: the tree is a chain of P ranks, 2(P−1) hops up and down (REFERENCE.md §2.2).
       const double latency = nccl_base_latency_s(NcclAlgorithm::tree, p) +
                              2.0 * static_cast<double>(ranks - 1) * nccl_hw_latency_s(NcclAlgorithm::tree, box.link, p);
-      double busbw = std::min(kTreeFactor * link_Bps, channels * nccl_tree_channel_GBps(g, 1) * 1e9);
+      double busbw = std::min(kTreeFactor * tree.channels * tree.intra_Bps, tree.channels * nccl_tree_channel_GBps(g, 1) * 1e9);
       if (p == Protocol::ll) busbw = std::min(kTreeLlFactor * busbw, nccl_ll_max_GBps(g, 1) * 1e9);
       if (p == Protocol::ll128)
-        busbw = std::min(kTreeLl128OneNodeFactor * busbw, channels * nccl_tree_ll128_channel_GBps(g, 1) * 1e9);
-      out.push_back({"tree", p, latency, busbw, channels});
+        busbw = std::min(kTreeLl128OneNodeFactor * busbw, tree.channels * nccl_tree_ll128_channel_GBps(g, 1) * 1e9);
+      out.push_back({"tree", p, latency, busbw, run_channels});
     }
   }
   return out;
@@ -152,7 +166,7 @@ std::vector<NcclCandidate> nccl_candidates(CollectiveOp op, int64_t ranks, const
   std::erase_if(out, [&](const NcclCandidate& c) {
     return (!algorithm.empty() && algorithm != c.algorithm) || (protocol != nullptr && *protocol != c.protocol);
   });
-  // Keep the documented tie order: ring, tree, p2p, nvls, nvls_tree (then LL, LL128, Simple).
+  // Keep the documented tie order: ring, tree, p2p, nvls, nvls_tree, pat (then LL, LL128, Simple).
   std::stable_sort(out.begin(), out.end(), [](const NcclCandidate& a, const NcclCandidate& b) {
     return algorithm_order(a.algorithm) < algorithm_order(b.algorithm);
   });

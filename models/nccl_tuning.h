@@ -5,7 +5,7 @@
 //   time = latency + F·S / busbw        (F = bus_bandwidth_factor(op, P), collective_cost.h)
 //
 // and the smallest time wins (ties: the earlier candidate, in the order ring, tree, p2p, nvls,
-// nvls_tree and LL, LL128, Simple). Two size-dependent refinements of ncclTopoGetAlgoTime apply:
+// nvls_tree, pat and LL, LL128, Simple). Two size-dependent refinements of ncclTopoGetAlgoTime apply:
 // tree all-reduce bandwidth × treeCorrectionFactor (0.4–1.0 by size) and, across nodes, ring
 // all-reduce Simple latency × the "plateau" factor (NcclCandidate::plateau_factor). The candidates
 // come either from NCCL's constants for a GPU generation, link kind and fabric (nccl_candidates,
@@ -14,7 +14,9 @@
 // all-to-all and send/recv, tree (double binary tree, all-reduce only), p2p for all-to-all and
 // send/recv (NCCL runs those as grouped point-to-point sends, LL or Simple), nvls (NVLink
 // SHARP on NVSwitch, Hopper, one node: all-reduce, all-gather, reduce-scatter) and nvls_tree
-// (NVLS inside each node, a tree across nodes: all-reduce). Across nodes (NcclNet) the candidates
+// (NVLS inside each node, a tree across nodes: all-reduce), pat (all-gather / reduce-scatter with
+// one GPU per node). Channel counts and per-channel bandwidths come from an emulation of NCCL's
+// topology search (models/nccl_graph.h). Across nodes (NcclNet) the candidates
 // are NCCL's multi-node ones: models/nccl_scaleout.h.
 //
 // Example: 8 × A100 (12 NVLinks, 300 GB/s line rate; NCCL plans 12 × 20 = 240 GB/s), all-reduce
@@ -42,7 +44,7 @@ struct NcclCandidate {
   Protocol protocol = Protocol::simple;
   double latency_s = 0.0;  // size-independent part
   double busbw_Bps = 0.0;  // bus bandwidth the candidate reaches (nccl-tests' busbw at large S)
-  int channels = 0;        // NCCL channels it runs on (reported; already inside busbw_Bps)
+  int channels = 0;        // channels NCCL runs it on (comm->nChannels; NVLS 16); reported, and the plateau's
   // Latency × this once bytes / (channels · ranks) >= 64 (multi-node ring all-reduce Simple).
   double plateau_factor = 1.0;
 };
@@ -70,6 +72,9 @@ struct NcclNet {
   // (0: every node on one leaf, or rails that keep same-rank traffic on one switch).
   int nodes_per_leaf = 0;
   double oversubscription = 1.0;
+  // The hosts' CPU vendor: across nodes NCCL takes llMaxBw and the network post overhead by it
+  // (tuning.cc index1, getNetOverhead). Intel unless the preset says otherwise.
+  bool amd_cpu = false;
 };
 
 // A box whose GPUs each have `link_Bps` of line rate per direction over `link`; NCCL plans with
@@ -83,12 +88,12 @@ struct NcclBox {
   NcclNet net;
 };
 
-// The bandwidth NCCL plans for one GPU of `box` inside the box (NVLink: per_channel per 25 GB/s
-// link; PCIe: 12 of 16 GB/s).
+// The link bandwidth NCCL's topology reads for one GPU of `box` (NVLink: 20.0 / 20.6 GB/s per
+// 25 GB/s link; PCIe: 12 of 16 GB/s); the search (nccl_graph.h) fits channels into it.
 double nccl_link_Bps(const NcclBox& box);
 
 // NCCL's candidates for `op` over `ranks` GPUs of `box` (and of box.net's nodes), optionally only
-// those of `algorithm` ("ring", "tree", "p2p", "nvls", "nvls_tree"; empty = all) and `protocol`
+// those of `algorithm` ("ring", "tree", "p2p", "nvls", "nvls_tree", "pat"; empty = all) and `protocol`
 // (nullptr = all). Empty when the pin rules every candidate out (tree for anything but
 // all-reduce, p2p for collectives, nvls off Hopper NVSwitch). Throws std::invalid_argument when
 // ranks do not spread evenly over box.net.nodes or exceed its boxes.

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/nccl_graph.h"
 #include "models/protocol_fit.h"
 
 namespace parallax::models {
@@ -40,7 +41,8 @@ TEST(NcclTuning, CandidatesCarryNcclLatenciesAndBandwidths) {
   EXPECT_NEAR(find(c, "ring", Protocol::ll).busbw_Bps, 87.7e9, 1.0);
   EXPECT_NEAR(find(c, "ring", Protocol::ll128).busbw_Bps, 0.92 * 240e9, 1.0);
   EXPECT_NEAR(find(c, "ring", Protocol::simple).busbw_Bps, 240e9, 1.0);
-  EXPECT_EQ(find(c, "ring", Protocol::simple).channels, 12);  // 240 / 20 GB/s per channel
+  // The search's 12 channels of 20 GB/s, run on twice as many (ncclTopoPostset).
+  EXPECT_EQ(find(c, "ring", Protocol::simple).channels, 24);
   // Tree: min(0.92·240, 12·24) = 220.8 GB/s; LL 220.8/3.8 = 58.1; LL128 220.8·7/9 = 171.7 (< 12·20).
   EXPECT_NEAR(find(c, "tree", Protocol::simple).busbw_Bps, 220.8e9, 1e3);
   EXPECT_NEAR(find(c, "tree", Protocol::ll).busbw_Bps, 220.8e9 / 3.8, 1e3);
@@ -110,38 +112,61 @@ TEST(NcclScaleout, TwoDgxA100AllReduceByHand) {
   const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_reduce, 16, two_dgx(GpuGeneration::ampere, 300e9, 25e9));
   ASSERT_EQ(c.size(), 6u);
   const NcclCandidate& ring = find(c, "ring", Protocol::simple);
-  EXPECT_EQ(ring.channels, 8);                    // one per NIC (25 GB/s fits one 20 GB/s channel)
-  EXPECT_NEAR(ring.busbw_Bps, 200e9, 1.0);        // min(NVLink 240, NICs 8 × 25)
+  EXPECT_EQ(ring.channels, 16);                   // searched: one per NIC at 24 GB/s (PCIe Gen4 24); run: ×2
+  EXPECT_NEAR(ring.busbw_Bps, 192e9, 1.0);        // 8 channels × 24 GB/s
   // 8.4 + 28 intra steps × max(3.4, 3 × 1.0 net overhead) + 2 NET steps × 14.0 µs.
   EXPECT_NEAR(ring.latency_s, 131.6e-6, 1e-12);
   EXPECT_DOUBLE_EQ(ring.plateau_factor, 1.4);
-  // LL across two Intel nodes: min(½·200, llMaxBw 39.0); LL128: 0.92·200 (under 8 × 20).
+  // LL across two Intel nodes: min(½·192, llMaxBw 39.0); LL128: min(0.92·192, 8 × 20).
   EXPECT_NEAR(find(c, "ring", Protocol::ll).busbw_Bps, 39.0e9, 1.0);
   EXPECT_NEAR(find(c, "ring", Protocol::ll128).busbw_Bps, 160e9, 1.0);  // 8 channels × 20 caps 184
-  // Tree: 8.4 + 2·(7·4.0 + ⌊log2 2⌋·14.0) µs; bw min(0.92·200, 8 × 23.6).
+  // Tree: 8.4 + 2·(7·4.0 + ⌊log2 2⌋·14.0) µs; on 2 nodes bwIntra (raised to 30 GB/s by the
+  // search's pass 2): min(0.92 · 8 × 30, 8 × 23.6) = 188.8 GB/s.
   const NcclCandidate& tree = find(c, "tree", Protocol::simple);
   EXPECT_NEAR(tree.latency_s, 92.4e-6, 1e-12);
-  EXPECT_NEAR(tree.busbw_Bps, 184e9, 1.0);
-  // The plateau: ring Simple latency × 1.4 once S / (8 channels · 16 ranks) >= 64 B.
-  EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_reduce, 16, 8191, ring).latency_s, 131.6e-6, 1e-12);
-  EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_reduce, 16, 8192, ring).latency_s, 1.4 * 131.6e-6, 1e-12);
+  EXPECT_NEAR(tree.busbw_Bps, 188.8e9, 1e3);
+  // The plateau: ring Simple latency × 1.4 once S / (16 channels · 16 ranks) >= 64 B.
+  EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_reduce, 16, 16383, ring).latency_s, 131.6e-6, 1e-12);
+  EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_reduce, 16, 16384, ring).latency_s, 1.4 * 131.6e-6, 1e-12);
   // Tree bandwidth follows treeCorrectionFactor: Simple at 1 MiB (log2(2^20/64) = 14) × 0.5.
-  EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_reduce, 16, 1 << 20, tree).bandwidth_s, 2.0 * (1 << 20) / (0.5 * 184e9), 1e-12);
-  // At 1 GiB the bandwidth decides: ring Simple (200 GB/s) beats tree (184).
+  EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_reduce, 16, 1 << 20, tree).bandwidth_s, 2.0 * (1 << 20) / (0.5 * 188.8e9), 1e-12);
+  // At 1 GiB the bandwidth decides: ring Simple (1.875·S / 192 GB/s) beats tree (2·S / 188.8).
   EXPECT_EQ(choose_nccl(CollectiveOp::all_reduce, 16, 1 << 30, c).candidate.algorithm, "ring");
   // Ranks must spread evenly over the boxes.
   EXPECT_THROW(nccl_candidates(CollectiveOp::all_reduce, 15, two_dgx(GpuGeneration::ampere, 300e9, 25e9)), std::invalid_argument);
   EXPECT_THROW(nccl_candidates(CollectiveOp::all_reduce, 18, two_dgx(GpuGeneration::ampere, 300e9, 25e9)), std::invalid_argument);
 }
 
+TEST(NcclScaleout, AmdHostsTakeTheAmdRows) {
+  // getNetOverhead 2.0 µs (×3 Simple) and llMaxBw 22.5 GB/s on two AMD nodes (tuning.cc).
+  NcclBox box = two_dgx(GpuGeneration::ampere, 300e9, 25e9);
+  box.net.amd_cpu = true;
+  const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_reduce, 16, box);
+  EXPECT_NEAR(find(c, "ring", Protocol::simple).latency_s, (8.4 + 28 * 6.0 + 2 * 14.0) * 1e-6, 1e-12);
+  EXPECT_NEAR(find(c, "ring", Protocol::ll).busbw_Bps, 22.5e9, 1.0);
+}
+
 TEST(NcclScaleout, OneGpuPerNodeUsesOneNicAndTheTreeNetLatency) {
   const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_gather, 2, two_dgx(GpuGeneration::ampere, 300e9, 25e9));
   const NcclCandidate& ring = find(c, "ring", Protocol::simple);
-  EXPECT_EQ(ring.channels, 1);
-  EXPECT_NEAR(ring.busbw_Bps, 25e9, 1.0);
+  EXPECT_EQ(ring.channels, 2);             // one searched, run on two
+  EXPECT_NEAR(ring.busbw_Bps, 24e9, 1.0);  // one NIC, 24 GB/s on the speed array (PCIe Gen4 24)
   // 1 step, across the net; ppn = 1 takes NET tree hwLat (14.0 for Simple): 8.4 + 14.0.
   EXPECT_NEAR(ring.latency_s, 22.4e-6, 1e-12);
   EXPECT_NEAR(find(c, "ring", Protocol::ll).latency_s, (6.6 + 5.0) * 1e-6, 1e-12);
+}
+
+TEST(NcclScaleout, PatForOneGpuPerNode) {
+  // 2 × 1 A100, all-gather: PAT on the tree graph (1 channel; with no NVLink in use pass 2 lifts
+  // bwIntra to 48 GB/s, which 2 nodes use): latency 8.0 + ⌊log2 2⌋·14.0/3.5 + 2·2.8 µs; busBw
+  // 48 × 0.75 = 36 GB/s in bus terms, so nccl-tests' busbw F·36 = 18 GB/s.
+  const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_gather, 2, two_dgx(GpuGeneration::ampere, 300e9, 25e9), "pat");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_NEAR(c[0].latency_s, 17.6e-6, 1e-12);
+  EXPECT_NEAR(c[0].busbw_Bps, 18e9, 1.0);
+  // Not with several GPUs per node, nor for all-reduce.
+  EXPECT_TRUE(nccl_candidates(CollectiveOp::all_gather, 16, two_dgx(GpuGeneration::ampere, 300e9, 25e9), "pat").empty());
+  EXPECT_TRUE(nccl_candidates(CollectiveOp::all_reduce, 2, two_dgx(GpuGeneration::ampere, 300e9, 25e9), "pat").empty());
 }
 
 TEST(NcclScaleout, AllToAllIsBoundByEachGpusNic) {
@@ -150,7 +175,7 @@ TEST(NcclScaleout, AllToAllIsBoundByEachGpusNic) {
   const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_to_all, 16, box);
   ASSERT_EQ(c.size(), 2u);
   const NcclCandidate& simple = find(c, "p2p", Protocol::simple);
-  EXPECT_EQ(simple.channels, 16);  // 50 GB/s holds two 20.6 GB/s channels
+  EXPECT_EQ(simple.channels, 16);  // the ring graph's 8 (one 48 GB/s channel per 50 GB/s NIC), run ×2
   const double bytes = 1e9;
   EXPECT_NEAR(nccl_candidate_cost(CollectiveOp::all_to_all, 16, bytes, simple).bandwidth_s, 0.5 * bytes / 50e9, 1e-12);
   // 7 NVLink steps + 8 NET steps (14.0 µs each for Simple) after base 8.4.
@@ -172,8 +197,9 @@ TEST(NcclScaleout, NvlsOnHopperNvswitch) {
   box.nvls = true;
   const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::all_reduce, 8, box, "nvls");
   ASSERT_EQ(c.size(), 1u);
-  // 16 channels × (370.8/16 · 0.85 · 15/16) × 2 (the switch reduces); 25 µs.
-  EXPECT_NEAR(c[0].busbw_Bps, 370.8e9 * 0.85 * 15.0 / 16.0 * 2.0, 1e3);
+  // NVLS graph 8 channels × 40 GB/s (9 × 40 <= 370.8), bwInter 60: 8 × min(40 · 0.85 · 7/8 · 2, 60).
+  EXPECT_EQ(c[0].channels, 16);  // searched 8, run on NCCL_NVLS_NCHANNELS
+  EXPECT_NEAR(c[0].busbw_Bps, 8 * 40e9 * 0.85 * 7.0 / 8.0 * 2.0, 1e3);
   EXPECT_NEAR(c[0].latency_s, 25e-6, 1e-12);
   EXPECT_EQ(c[0].protocol, Protocol::simple);
   // Large all-reduce: NVLS wins over the ring; small: LL ring.
@@ -184,14 +210,60 @@ TEST(NcclScaleout, NvlsOnHopperNvswitch) {
   // Ampere has no NVLS, whatever the box says.
   box.generation = GpuGeneration::ampere;
   EXPECT_TRUE(nccl_candidates(CollectiveOp::all_reduce, 8, box, "nvls").empty());
-  // Two H100 boxes: NVLS tree, min(NVLS intra 36.9, bwInter 400/16 × 2, 57.7) per channel.
+  // Two H100 boxes: NVLS graph 8 × 40, bwInter 48; per channel min(59.5, 2 × 48, 57.7).
   NcclBox two = two_dgx(GpuGeneration::hopper, 450e9, 50e9);
   two.nvls = true;
   const std::vector<NcclCandidate> t = nccl_candidates(CollectiveOp::all_reduce, 16, two, "nvls_tree");
   ASSERT_EQ(t.size(), 1u);
-  EXPECT_NEAR(t[0].busbw_Bps, 370.8e9 * 0.85 * 15.0 / 16.0 * 2.0, 1e3);
+  EXPECT_NEAR(t[0].busbw_Bps, 8 * 57.7e9, 1e3);
   EXPECT_NEAR(t[0].latency_s, (25.0 + 2.0 * 20.9) * 1e-6, 1e-12);
   EXPECT_TRUE(nccl_candidates(CollectiveOp::all_reduce, 16, two, "nvls").empty());  // NVLS alone needs CollNet
+}
+
+// The topology search's outcomes of nccl_graph.h's examples, by hand from search.cc.
+TEST(NcclGraph, SpeedArraysChannelsAndDuplication) {
+  // DGX A100: 6 × 40 fills 240 GB/s; duplicated to 12 × 20.
+  NcclGraph g = nccl_ring_graph(8, a100_box());
+  EXPECT_EQ(g.channels, 12);
+  EXPECT_NEAR(g.intra_Bps, 20e9, 1.0);
+  // DGX H100 (370.8 GB/s): 6 × 60 (350 at 50, 360 at 40 and 30 are no better); duplicated (60 >= 50).
+  const NcclBox h100 = nvlink_box(GpuGeneration::hopper, 450e9);
+  g = nccl_ring_graph(8, h100);
+  EXPECT_EQ(g.channels, 12);
+  EXPECT_NEAR(g.intra_Bps, 30e9, 1.0);
+  // 2 × DGX H100: 48 GB/s (min(NIC 50, PCIe Gen5 48)), one channel per NIC; no dup (Hopper, < 50, > 4).
+  g = nccl_ring_graph(16, two_dgx(GpuGeneration::hopper, 450e9, 50e9));
+  EXPECT_EQ(g.channels, 8);
+  EXPECT_NEAR(g.intra_Bps, 48e9, 1.0);
+  EXPECT_FALSE(g.same_channels);
+  // 2 × DGX A100: ring 8 × 24; the tree raises bwIntra to 30 (8 × 28 and 8 × 30 fit in 240 · 8/7).
+  g = nccl_ring_graph(16, two_dgx(GpuGeneration::ampere, 300e9, 25e9), true);
+  EXPECT_EQ(g.channels, 8);
+  EXPECT_NEAR(g.intra_Bps, 30e9, 1.0);
+  EXPECT_NEAR(g.inter_Bps, 24e9, 1.0);
+  // A PCIe Gen4 box (24 GB/s plan): 1 × 20 < 2 × 12.
+  NcclBox pcie = nvlink_box(GpuGeneration::ampere, 32e9);
+  pcie.link = LinkType::pcie;
+  g = nccl_ring_graph(4, pcie);
+  EXPECT_EQ(g.channels, 2);
+  EXPECT_NEAR(g.intra_Bps, 12e9, 1.0);
+  // ...and no LL128 there (tuning.cc: typeIntra <= PATH_NVB).
+  const Protocol ll128 = Protocol::ll128;
+  EXPECT_TRUE(nccl_candidates(CollectiveOp::all_reduce, 4, pcie, {}, &ll128).empty());
+  // NVLS on 8 H100s: every GPU heads a channel, 9 × 40 <= 370.8; bwInter raised to 60.
+  NcclBox nvls = h100;
+  nvls.nvls = true;
+  g = nccl_nvls_graph(8, nvls);
+  EXPECT_EQ(g.channels, 8);
+  EXPECT_NEAR(g.intra_Bps, 40e9, 1.0);
+  EXPECT_NEAR(g.inter_Bps, 60e9, 1.0);
+}
+
+TEST(NcclTuning, RootedOpsOnOneBoxPayOneHop) {
+  // tuning.cc: broadcast / reduce on channels of one GPU order add one hwLat to baseLat.
+  const std::vector<NcclCandidate> c = nccl_candidates(CollectiveOp::broadcast, 8, a100_box());
+  EXPECT_NEAR(find(c, "ring", Protocol::simple).latency_s, (8.4 + 3.4) * 1e-6, 1e-12);
+  EXPECT_NEAR(find(c, "ring", Protocol::ll).latency_s, (6.6 + 0.6) * 1e-6, 1e-12);
 }
 
 TEST(ProtocolFit, TwoProtocolsFromAKnee) {

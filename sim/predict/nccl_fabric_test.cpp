@@ -39,10 +39,11 @@ TEST(NcclFabric, RailOptimizedDgxA100) {
   EXPECT_DOUBLE_EQ(box.net.nic_Bps, 25e9);
   EXPECT_DOUBLE_EQ(box.net.hop_latency_s, 0.0);  // one rail switch: inside NCCL's NET hwLat
   EXPECT_EQ(box.net.nodes_per_leaf, 0);
-  // 32 GPUs, 8 per node: the ring runs at the NICs' 8 × 25 GB/s.
+  // 32 GPUs, 8 per node: one ring channel per NIC at 24 GB/s (NCCL's speed array under the
+  // 25 GB/s NIC and the 24 GB/s PCIe Gen4 link, models/nccl_graph.h): 8 × 24.
   const auto c = models::nccl_candidates(models::CollectiveOp::all_reduce, 32, box, "ring");
   ASSERT_FALSE(c.empty());
-  EXPECT_NEAR(c.back().busbw_Bps, 200e9, 1.0);
+  EXPECT_NEAR(c.back().busbw_Bps, 192e9, 1.0);
 }
 
 TEST(NcclFabric, OversubscribedLeafSpineDgxH100) {
@@ -55,9 +56,10 @@ TEST(NcclFabric, OversubscribedLeafSpineDgxH100) {
   EXPECT_EQ(box.net.nodes_per_leaf, 2);
   EXPECT_DOUBLE_EQ(box.net.oversubscription, 4.0);
   EXPECT_NEAR(box.net.hop_latency_s, 2 * 0.3e-6, 1e-15);  // leaf, spine, leaf: two switches beyond the first
-  // Ring: NICs × min(1, 2/4) = 8 × 25 GB/s; all-to-all: remote traffic at 50/4 GB/s per GPU.
+  // Ring: each NIC's 50 GB/s × min(1, 2/4) = 25 leaves one 24 GB/s channel (speed array): 8 × 24;
+  // all-to-all: remote traffic at 50/4 GB/s per GPU.
   const auto ring = models::nccl_candidates(models::CollectiveOp::all_gather, 64, box, "ring");
-  EXPECT_NEAR(ring.back().busbw_Bps, 200e9, 1.0);
+  EXPECT_NEAR(ring.back().busbw_Bps, 192e9, 1.0);
   const auto a2a = models::nccl_candidates(models::CollectiveOp::all_to_all, 64, box);
   const double bytes = 1e9;
   const double t = models::nccl_candidate_cost(models::CollectiveOp::all_to_all, 64, bytes, a2a.back()).bandwidth_s;

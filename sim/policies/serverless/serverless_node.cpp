@@ -65,7 +65,7 @@ void ServerlessNode::place_native() {
     used[g] += need;
     if (g < pools_.size() && pools_[g]->allocate(need)) {
       native_gpu_[f] = static_cast<int>(g);
-      residency_.set_state(f, static_cast<int>(g), Residency::resident);
+      set_residency(f, static_cast<int>(g), Residency::resident);
     }
   }
   native_gpus_needed_ = static_cast<int>(used.size());
@@ -81,6 +81,17 @@ void ServerlessNode::count_load(SwapSource source, int64_t bytes) {
     counters_.pcie_bytes += static_cast<double>(bytes);
   }
   if (policy_.record_timeline) load_samples_.push_back({platform_.now(), source, bytes});
+}
+
+void ServerlessNode::add_outstanding(int delta) {
+  outstanding_ += static_cast<uint64_t>(static_cast<int64_t>(delta));
+  if (watcher_) watcher_->load_changed(watch_index_, outstanding_);
+}
+
+void ServerlessNode::set_residency(uint32_t function, int gpu, Residency state) {
+  const bool held = holds(function);
+  residency_.set_state(function, gpu, state);
+  if (watcher_ && held != holds(function)) watcher_->holds_changed(watch_index_, function, !held);
 }
 
 void ServerlessNode::sample_pool(int gpu) {
@@ -177,7 +188,7 @@ void ServerlessNode::accept(uint32_t function, Time at) {
     return;
   }
   requests_[id].state = RequestState::queued;
-  ++outstanding_;
+  add_outstanding(1);
   if (policy_.hosting == HostingMode::keepalive) {
     keepalive_arrive(id);
   } else {
@@ -254,7 +265,7 @@ bool ServerlessNode::make_room(int gpu, int64_t bytes, EvictorKind kind) {
   if (!plan.possible) return false;
   for (uint32_t victim : plan.victims) {
     pool.free(footprint_[victim]);
-    residency_.set_state(victim, gpu, Residency::absent);
+    set_residency(victim, gpu, Residency::absent);
     ++counters_.evictions;
     ++evictions_per_gpu_[static_cast<size_t>(gpu)];
   }
@@ -298,7 +309,7 @@ bool ServerlessNode::try_dispatch_swap(uint32_t request) {
       if (p.source == SwapSource::peer) residency_.add_reader(f, p.peer, -1);
       return false;
     }
-    residency_.set_state(f, p.gpu, Residency::loading);
+    set_residency(f, p.gpu, Residency::loading);
     if (p.source == SwapSource::peer) {
       job.source_index = p.peer;
       job.group_overhead = policy_.peer_group_overhead;
@@ -368,9 +379,9 @@ void ServerlessNode::on_job_done(GpuId gpu) {
   const Time now = platform_.now();
   r.finish = now;
   r.state = RequestState::finished;
-  --outstanding_;
+  add_outstanding(-1);
   residency_.set_last_use(r.function, gpu, now);
-  residency_.set_state(r.function, gpu, Residency::resident);
+  set_residency(r.function, gpu, Residency::resident);
   residency_.set_running(r.function, gpu, false);
   function_running_[r.function] = false;
   activity_[g] = GpuActivity::idle;

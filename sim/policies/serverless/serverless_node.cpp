@@ -47,6 +47,7 @@ ServerlessNode::ServerlessNode(Platform& platform, ServerlessPolicy policy, std:
   running_request_.assign(static_cast<size_t>(gpus), 0);
   function_running_.assign(functions_.size(), false);
   native_gpu_.assign(functions_.size(), -1);
+  finished_of_.assign(functions_.size(), 0);
   if (policy_.hosting == HostingMode::native) place_native();
 }
 
@@ -207,6 +208,7 @@ void ServerlessNode::retire(uint32_t request) {
     o.latency = r.finish - r.arrival;
     o.queueing = r.dispatch - r.arrival;
     last_finish_ = std::max(last_finish_, r.finish);
+    ++finished_of_[r.function];
   }
   if (!policy_.record_requests) free_ids_.push_back(request);
 }

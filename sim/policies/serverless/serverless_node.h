@@ -113,6 +113,8 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
     return requests_;
   }
   const std::deque<RequestOutcome>& outcomes() const { return outcomes_; }
+  // The function's finished requests (the summary sizes its buffers with these).
+  uint64_t finished_of(uint32_t function) const { return finished_of_[function]; }
   Time last_finish() const { return last_finish_; }
   const SwapCounters& counters() const { return counters_; }
   // Per GPU, every change of its pool (ServerlessPolicy::record_timeline), in time order.
@@ -196,6 +198,7 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   std::vector<RequestRecord> requests_;
   std::vector<uint32_t> free_ids_;
   std::deque<RequestOutcome> outcomes_;  // by sequence; a deque grows without copying
+  std::vector<uint64_t> finished_of_;    // per function
   Time last_finish_;
   void retire(uint32_t request);
   SwapCounters counters_;

@@ -10,7 +10,7 @@
 // while its backlog is within one round of its GPUs of the emptiest node's. Arrivals come from an
 // ArrivalFeed in time order, one pending event at a time, so a long trace is never held whole.
 // The router keeps its own table, updated by the nodes as it changes (NodeWatcher): every node's
-// load in one array and, per function, the nodes that hold it; a route reads those instead of
+// load in one array and, per function, a bit per node that holds it; a route reads those instead of
 // asking every node (docs/performance.md "Serverless at scale").
 //
 //   ServerlessCluster cluster(clock, nodes);
@@ -71,7 +71,10 @@ class ServerlessCluster final : public CompletionListener, public NodeWatcher {
   // lowest index, found without a branch per node.
   std::vector<uint64_t> rank_;
   int shift_ = 0;
-  std::vector<std::vector<uint32_t>> holders_;  // per function: the nodes that hold it, any order
+  // Per function, `words_` 64-bit words whose bit n says node n holds it: one bit a (function,
+  // node), where each node already keeps hundreds of bytes a function.
+  std::vector<uint64_t> held_;
+  size_t words_ = 0;
   uint64_t spill_;
   ArrivalFeed* feed_ = nullptr;
   ServerlessArrival pending_;

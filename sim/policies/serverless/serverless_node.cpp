@@ -40,6 +40,7 @@ ServerlessNode::ServerlessNode(Platform& platform, ServerlessPolicy policy, std:
     if (sibling >= 0 && sibling < gpus) executors_[static_cast<size_t>(g)]->set_pcie_sibling(executors_[static_cast<size_t>(sibling)].get());
   }
   activity_.assign(static_cast<size_t>(gpus), GpuActivity::idle);
+  idle_gpus_ = gpus;
   pool_samples_.resize(static_cast<size_t>(gpus));
   evictions_per_gpu_.assign(static_cast<size_t>(gpus), 0);
   busy_s_.assign(static_cast<size_t>(gpus), 0.0);
@@ -224,13 +225,10 @@ void ServerlessNode::dispatch() {
   if (dispatching_) return;
   dispatching_ = true;
   const bool repeatable = policy_.hosting != HostingMode::swap || policy_.selector != SelectorKind::random;
-  const auto any_idle = [this] {
-    return std::any_of(activity_.begin(), activity_.end(), [](GpuActivity a) { return a == GpuActivity::idle; });
-  };
   std::set<RequestQueue::Key> returning;  // functions set aside, at their next request
   std::vector<uint32_t> set_aside;
   auto head = queue_.heads().begin();
-  while (any_idle()) {
+  while (idle_gpus_ > 0) {
     const bool from_heads = head != queue_.heads().end() && (returning.empty() || *head < *returning.begin());
     if (!from_heads && returning.empty()) break;
     const RequestQueue::Key at = from_heads ? *head : *returning.begin();
@@ -286,7 +284,8 @@ void ServerlessNode::run(uint32_t request, int gpu, const ExecutorJob& job, GpuA
   r.swap = job.source;
   r.source = job.source == SwapSource::peer ? job.source_index : -1;
   function_running_[r.function] = true;
-  activity_[static_cast<size_t>(gpu)] = activity;
+  activity_[static_cast<size_t>(gpu)] = activity;  // never idle: a run's activity
+  --idle_gpus_;
   running_request_[static_cast<size_t>(gpu)] = request;
   busy_since_[static_cast<size_t>(gpu)] = platform_.now();
   residency_.set_running(r.function, gpu, true);
@@ -387,6 +386,7 @@ void ServerlessNode::on_job_done(GpuId gpu) {
   residency_.set_running(r.function, gpu, false);
   function_running_[r.function] = false;
   activity_[g] = GpuActivity::idle;
+  ++idle_gpus_;
   busy_s_[g] += (now - busy_since_[g]).to_seconds();
   const double latency_s = (now - r.arrival).to_seconds();
   queue_.record(r.function, latency_s, now - r.arrival <= model_of(r.function).slo);

@@ -174,6 +174,7 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   std::vector<int64_t> footprint_;       // per function, bytes as the pools round them
   std::vector<bool> fits_pool_;          // per function: its footprint fits an empty pool
   std::vector<GpuActivity> activity_;
+  int idle_gpus_ = 0;  // GPUs whose activity_ is idle
   std::vector<double> busy_s_;
   std::vector<Time> busy_since_;
   std::vector<uint32_t> running_request_;  // per GPU

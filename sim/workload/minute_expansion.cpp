@@ -46,8 +46,45 @@ void MinuteCountExpander::fill_minute() {
       batch_.push_back(Arrival{.at = minute_start + Time::ps(offset), .function = static_cast<uint32_t>(f)});
     }
   }
-  std::stable_sort(batch_.begin(), batch_.end(), [](const Arrival& a, const Arrival& b) { return a.at < b.at; });
+  sort_batch(minute_start);
   ++minute_;
+}
+
+// The minute's arrivals by time, ties in function order: the order a stable sort by time gives,
+// found in O(n) rather than O(n log n) (a sort was 8 % of `parallax bench serverless`). Arrivals
+// spread over the whole minute, so a stable counting sort into n buckets by the offset's share
+// of the minute (monotone in the time: a later arrival never lands in an earlier bucket) leaves
+// about one arrival a bucket; each bucket is then sorted stably on its own.
+void MinuteCountExpander::sort_batch(Time minute_start) {
+  const size_t n = batch_.size();
+  if (n < 2) return;
+  const double per_ps = static_cast<double>(n) / static_cast<double>(kMinutePs);
+  const auto bucket = [&](const Arrival& a) {
+    return std::min(static_cast<size_t>(static_cast<double>((a.at - minute_start).ps()) * per_ps), n - 1);
+  };
+  bucket_end_.assign(n + 1, 0);
+  for (const Arrival& a : batch_) ++bucket_end_[bucket(a) + 1];
+  for (size_t b = 1; b <= n; ++b) bucket_end_[b] += bucket_end_[b - 1];  // bucket b starts at bucket_end_[b]
+  sorted_.resize(n);
+  for (const Arrival& a : batch_) sorted_[bucket_end_[bucket(a)]++] = a;  // now bucket b ends at bucket_end_[b]
+  const auto by_time = [](const Arrival& a, const Arrival& b) { return a.at < b.at; };
+  size_t begin = 0;
+  for (size_t b = 0; b < n; ++b) {
+    const size_t end = bucket_end_[b];
+    const auto first = sorted_.begin() + static_cast<std::ptrdiff_t>(begin), last = sorted_.begin() + static_cast<std::ptrdiff_t>(end);
+    if (end - begin > 16) {
+      std::stable_sort(first, last, by_time);
+    } else if (end - begin > 1) {  // insertion sort: stable, and no buffer to allocate
+      for (auto it = first + 1; it < last; ++it) {
+        const Arrival a = *it;
+        auto hole = it;
+        for (; hole != first && a.at < (hole - 1)->at; --hole) *hole = *(hole - 1);
+        *hole = a;
+      }
+    }
+    begin = end;
+  }
+  batch_.swap(sorted_);
 }
 
 bool MinuteCountExpander::next(Arrival& out) {

@@ -32,6 +32,7 @@ class MinuteCountExpander {
 
  private:
   void fill_minute();
+  void sort_batch(Time minute_start);
 
   const MinuteCounts& counts_;
   RandomStream& rng_;
@@ -41,6 +42,8 @@ class MinuteCountExpander {
   std::vector<Arrival> batch_;
   size_t cursor_ = 0;
   std::vector<double> spacings_;
+  std::vector<Arrival> sorted_;       // sort_batch's scratch
+  std::vector<uint32_t> bucket_end_;  // sort_batch's scratch
 };
 
 // Every arrival of every minute, with function names copied from `counts`.

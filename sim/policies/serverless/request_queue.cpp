@@ -13,10 +13,13 @@ RequestQueue::RequestQueue(QueueKind kind, int functions, double percentile)
       p_(percentile),
       stats_(static_cast<size_t>(functions)),
       high_(static_cast<size_t>(functions), true),
-      per_function_(static_cast<size_t>(functions)),
+      heads_(PoolAllocator<Key>(*key_nodes_)),
       recorded_since_resort_(static_cast<size_t>(functions), false),
       rekeyed_(static_cast<size_t>(functions), false),
-      positive_count_(static_cast<size_t>(functions), 0.0) {}
+      positive_count_(static_cast<size_t>(functions), 0.0) {
+  per_function_.reserve(static_cast<size_t>(functions));
+  for (int f = 0; f < functions; ++f) per_function_.emplace_back(*key_nodes_, *sequence_nodes_);
+}
 
 RequestQueue::Key RequestQueue::key_of(uint32_t request) const {
   const auto sequence = static_cast<int64_t>(sequence_of_[request]);
@@ -120,7 +123,7 @@ std::optional<RequestQueue::Key> RequestQueue::fifo_after(const FunctionQueue& q
 std::optional<RequestQueue::Key> RequestQueue::settled_after(const FunctionQueue& q, const Key* after) const {
   if (q.settled.empty()) return std::nullopt;
   const bool ascending = q.priority_class == 0;
-  const auto key = [&](std::map<uint64_t, uint32_t>::const_iterator it) {
+  const auto key = [&](SequenceMap::const_iterator it) {
     const auto seq = static_cast<int64_t>(it->first);
     return Key{q.priority_class, q.score, ascending ? seq : -seq, it->second};
   };

@@ -23,10 +23,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <utility>
 #include <vector>
+
+#include "sim/policies/serverless/node_pool.h"
 
 namespace parallax {
 
@@ -41,8 +44,13 @@ class RequestQueue {
     uint32_t request = 0;
     auto operator<=>(const Key&) const = default;
   };
+  // Ordered containers whose nodes come from the queue's pools (node_pool.h).
+  using KeySet = std::set<Key, std::less<Key>, PoolAllocator<Key>>;
+  using SequenceMap = std::map<uint64_t, uint32_t, std::less<uint64_t>, PoolAllocator<std::pair<const uint64_t, uint32_t>>>;
 
   RequestQueue(QueueKind kind, int functions, double percentile);
+  RequestQueue(RequestQueue&&) = default;
+  RequestQueue& operator=(RequestQueue&&) = delete;
   // `sequence` is unique per push (the node's arrival order): fifo tells a reused request id's
   // dead entry from its live one by it.
   void push(uint32_t request, uint32_t function, uint64_t sequence);
@@ -57,7 +65,7 @@ class RequestQueue {
   // sequence (high: ascending; low: descending): it re-keys functions, not requests, and costs
   // O(P log P + functions finished or queued + pushes since the last resort x log n), P the
   // functions with a positive L * RRC, instead of O(n log n).
-  const std::set<Key>& heads() const { return heads_; }
+  const KeySet& heads() const { return heads_; }
   // The function's first queued request after `after` in dispatch order (its first of all without
   // `after`), or nothing; O(log n).
   std::optional<Key> next_of(uint32_t function, const Key* after) const;
@@ -86,8 +94,10 @@ class RequestQueue {
   // overload"). An erased request stays there, dead, until it reaches the front or until the dead
   // outnumber the live (then the vector is compacted): a dispatch may take a request past the head.
   struct FunctionQueue {
-    std::map<uint64_t, uint32_t> settled;  // sequence -> request
-    std::set<Key> fresh;
+    FunctionQueue(NodePool& keys, NodePool& sequences)
+        : settled(PoolAllocator<SequenceMap::value_type>(sequences)), fresh(PoolAllocator<Key>(keys)) {}
+    SequenceMap settled;  // sequence -> request
+    KeySet fresh;
     int priority_class = 0;  // of the settled ones
     double score = 0;
     std::optional<Key> head;  // its entry in heads_
@@ -115,8 +125,11 @@ class RequestQueue {
   std::vector<Key> key_at_push_;       // per request: its key among its function's fresh ones
   std::vector<bool> settled_;          // per request: among its function's settled ones
   std::vector<bool> queued_;           // per request: pushed and not erased
+  // Before the containers that use them; on the heap, so that a moved queue's containers still
+  // find them (a queue is move-constructed, never move-assigned).
+  std::unique_ptr<NodePool> key_nodes_ = std::make_unique<NodePool>(), sequence_nodes_ = std::make_unique<NodePool>();
   std::vector<FunctionQueue> per_function_;
-  std::set<Key> heads_;                // the first key of each function with queued requests
+  KeySet heads_;                       // the first key of each function with queued requests
   size_t size_ = 0;
   // What a resort needs without scanning every queued function: the functions recorded since the
   // last one, the ranking of the positive L * RRC (kept sorted between resorts), each function's

@@ -8,11 +8,47 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 namespace parallax {
 namespace {
 
 std::vector<uint32_t> order(const RequestQueue& q) { return q.dispatch_order(); }
+
+// The queue's node pool: a freed node is the next one handed out, and a set drawing on the pool
+// holds what a plain std::set holds through random inserts and erases (two sets sharing it).
+TEST(NodePool, ReusesFreedNodesAndKeepsSetsIntact) {
+  NodePool pool;
+  void* a = pool.take(48);
+  void* b = pool.take(48);
+  EXPECT_NE(a, b);
+  pool.give(a);
+  EXPECT_EQ(pool.take(40), a);
+  EXPECT_THROW(pool.take(4096), std::logic_error);
+  pool.give(a);
+  pool.give(b);
+  using PooledSet = std::set<uint64_t, std::less<uint64_t>, PoolAllocator<uint64_t>>;
+  NodePool shared;
+  PooledSet x{PoolAllocator<uint64_t>(shared)}, y{PoolAllocator<uint64_t>(shared)};
+  std::set<uint64_t> rx, ry;
+  uint64_t state = 7;
+  for (int i = 0; i < 20000; ++i) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const uint64_t v = (state >> 33) % 500;
+    PooledSet& s = (state >> 20) % 2 == 0 ? x : y;
+    std::set<uint64_t>& r = &s == &x ? rx : ry;
+    if ((state >> 40) % 3 == 0) {
+      s.erase(v);
+      r.erase(v);
+    } else {
+      s.insert(v);
+      r.insert(v);
+    }
+  }
+  EXPECT_TRUE(std::equal(x.begin(), x.end(), rx.begin(), rx.end()));
+  EXPECT_TRUE(std::equal(y.begin(), y.end(), ry.begin(), ry.end()));
+  EXPECT_GT(rx.size() + ry.size(), 256u);  // more than one chunk
+}
 
 TEST(RequestQueue, FifoIsArrivalOrder) {
   RequestQueue q(QueueKind::fifo, 2, 0.98);

@@ -41,10 +41,11 @@ struct ServerlessSummary {
   std::vector<FunctionLatency> per_function;
 };
 
-// Nearest-rank percentile of unsorted values (q in (0, 1]); 0 for none. The in-place one permutes
-// `values` instead of copying them.
+// Nearest-rank percentile of unsorted values (q in (0, 1]); 0 for none.
 double nearest_rank(std::vector<double> values, double q);
-double nearest_rank_in_place(std::vector<double>& values, double q);
+// out[i] = the nearest-rank percentile qs[i] of `values` (qs ascending), each found by a selection
+// in what the previous one left above its rank; permutes `values` instead of copying them.
+void nearest_ranks_in_place(std::span<double> values, std::span<const double> qs, std::span<double> out);
 
 ServerlessSummary summarise_serverless(const ServerlessNode& node);
 // Several nodes serving the same functions behind a router (serverless_cluster.h): a function's

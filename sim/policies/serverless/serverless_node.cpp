@@ -40,6 +40,7 @@ ServerlessNode::ServerlessNode(Platform& platform, ServerlessPolicy policy, std:
     if (sibling >= 0 && sibling < gpus) executors_[static_cast<size_t>(g)]->set_pcie_sibling(executors_[static_cast<size_t>(sibling)].get());
   }
   activity_.assign(static_cast<size_t>(gpus), GpuActivity::idle);
+  idle_gpus_ = gpus;
   pool_samples_.resize(static_cast<size_t>(gpus));
   evictions_per_gpu_.assign(static_cast<size_t>(gpus), 0);
   busy_s_.assign(static_cast<size_t>(gpus), 0.0);
@@ -47,6 +48,7 @@ ServerlessNode::ServerlessNode(Platform& platform, ServerlessPolicy policy, std:
   running_request_.assign(static_cast<size_t>(gpus), 0);
   function_running_.assign(functions_.size(), false);
   native_gpu_.assign(functions_.size(), -1);
+  finished_of_.assign(functions_.size(), 0);
   if (policy_.hosting == HostingMode::native) place_native();
 }
 
@@ -65,7 +67,7 @@ void ServerlessNode::place_native() {
     used[g] += need;
     if (g < pools_.size() && pools_[g]->allocate(need)) {
       native_gpu_[f] = static_cast<int>(g);
-      residency_.set_state(f, static_cast<int>(g), Residency::resident);
+      set_residency(f, static_cast<int>(g), Residency::resident);
     }
   }
   native_gpus_needed_ = static_cast<int>(used.size());
@@ -81,6 +83,17 @@ void ServerlessNode::count_load(SwapSource source, int64_t bytes) {
     counters_.pcie_bytes += static_cast<double>(bytes);
   }
   if (policy_.record_timeline) load_samples_.push_back({platform_.now(), source, bytes});
+}
+
+void ServerlessNode::add_outstanding(int delta) {
+  outstanding_ += static_cast<uint64_t>(static_cast<int64_t>(delta));
+  if (watcher_) watcher_->load_changed(watch_index_, outstanding_);
+}
+
+void ServerlessNode::set_residency(uint32_t function, int gpu, Residency state) {
+  const bool held = holds(function);
+  residency_.set_state(function, gpu, state);
+  if (watcher_ && held != holds(function)) watcher_->holds_changed(watch_index_, function, !held);
 }
 
 void ServerlessNode::sample_pool(int gpu) {
@@ -177,7 +190,7 @@ void ServerlessNode::accept(uint32_t function, Time at) {
     return;
   }
   requests_[id].state = RequestState::queued;
-  ++outstanding_;
+  add_outstanding(1);
   if (policy_.hosting == HostingMode::keepalive) {
     keepalive_arrive(id);
   } else {
@@ -196,6 +209,7 @@ void ServerlessNode::retire(uint32_t request) {
     o.latency = r.finish - r.arrival;
     o.queueing = r.dispatch - r.arrival;
     last_finish_ = std::max(last_finish_, r.finish);
+    ++finished_of_[r.function];
   }
   if (!policy_.record_requests) free_ids_.push_back(request);
 }
@@ -211,13 +225,10 @@ void ServerlessNode::dispatch() {
   if (dispatching_) return;
   dispatching_ = true;
   const bool repeatable = policy_.hosting != HostingMode::swap || policy_.selector != SelectorKind::random;
-  const auto any_idle = [this] {
-    return std::any_of(activity_.begin(), activity_.end(), [](GpuActivity a) { return a == GpuActivity::idle; });
-  };
   std::set<RequestQueue::Key> returning;  // functions set aside, at their next request
   std::vector<uint32_t> set_aside;
   auto head = queue_.heads().begin();
-  while (any_idle()) {
+  while (idle_gpus_ > 0) {
     const bool from_heads = head != queue_.heads().end() && (returning.empty() || *head < *returning.begin());
     if (!from_heads && returning.empty()) break;
     const RequestQueue::Key at = from_heads ? *head : *returning.begin();
@@ -254,7 +265,7 @@ bool ServerlessNode::make_room(int gpu, int64_t bytes, EvictorKind kind) {
   if (!plan.possible) return false;
   for (uint32_t victim : plan.victims) {
     pool.free(footprint_[victim]);
-    residency_.set_state(victim, gpu, Residency::absent);
+    set_residency(victim, gpu, Residency::absent);
     ++counters_.evictions;
     ++evictions_per_gpu_[static_cast<size_t>(gpu)];
   }
@@ -273,7 +284,8 @@ void ServerlessNode::run(uint32_t request, int gpu, const ExecutorJob& job, GpuA
   r.swap = job.source;
   r.source = job.source == SwapSource::peer ? job.source_index : -1;
   function_running_[r.function] = true;
-  activity_[static_cast<size_t>(gpu)] = activity;
+  activity_[static_cast<size_t>(gpu)] = activity;  // never idle: a run's activity
+  --idle_gpus_;
   running_request_[static_cast<size_t>(gpu)] = request;
   busy_since_[static_cast<size_t>(gpu)] = platform_.now();
   residency_.set_running(r.function, gpu, true);
@@ -298,7 +310,7 @@ bool ServerlessNode::try_dispatch_swap(uint32_t request) {
       if (p.source == SwapSource::peer) residency_.add_reader(f, p.peer, -1);
       return false;
     }
-    residency_.set_state(f, p.gpu, Residency::loading);
+    set_residency(f, p.gpu, Residency::loading);
     if (p.source == SwapSource::peer) {
       job.source_index = p.peer;
       job.group_overhead = policy_.peer_group_overhead;
@@ -368,12 +380,13 @@ void ServerlessNode::on_job_done(GpuId gpu) {
   const Time now = platform_.now();
   r.finish = now;
   r.state = RequestState::finished;
-  --outstanding_;
+  add_outstanding(-1);
   residency_.set_last_use(r.function, gpu, now);
-  residency_.set_state(r.function, gpu, Residency::resident);
+  set_residency(r.function, gpu, Residency::resident);
   residency_.set_running(r.function, gpu, false);
   function_running_[r.function] = false;
   activity_[g] = GpuActivity::idle;
+  ++idle_gpus_;
   busy_s_[g] += (now - busy_since_[g]).to_seconds();
   const double latency_s = (now - r.arrival).to_seconds();
   queue_.record(r.function, latency_s, now - r.arrival <= model_of(r.function).slo);

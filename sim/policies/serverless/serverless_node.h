@@ -77,6 +77,17 @@ struct SwapCounters {
   double pcie_bytes = 0, nvlink_bytes = 0;
 };
 
+// Told, as they happen, of a node's load and of which functions it holds: the cluster router's
+// table, so that routing a request reads one array instead of every node (serverless_cluster.h).
+class NodeWatcher {
+ public:
+  virtual void load_changed(size_t node, uint64_t outstanding) = 0;
+  virtual void holds_changed(size_t node, uint32_t function, bool holds) = 0;
+
+ protected:
+  ~NodeWatcher() = default;
+};
+
 class ServerlessNode final : public CompletionListener, public ExecutorClient {
  public:
   ServerlessNode(Platform& platform, ServerlessPolicy policy, std::vector<ServedModel> models,
@@ -90,6 +101,11 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   bool holds(uint32_t function) const { return residency_.replicas(function) > 0; }
   // Requests accepted and not yet finished or dropped (queued or running).
   uint64_t outstanding() const { return outstanding_; }
+  // From now on, `watcher` hears of this node's (as `index`) load and holds changes.
+  void watch(NodeWatcher* watcher, size_t index) {
+    watcher_ = watcher;
+    watch_index_ = index;
+  }
 
   // Every request in arrival order (ServerlessPolicy::record_requests; throws without it).
   const std::vector<RequestRecord>& requests() const {
@@ -97,6 +113,8 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
     return requests_;
   }
   const std::deque<RequestOutcome>& outcomes() const { return outcomes_; }
+  // The function's finished requests (the summary sizes its buffers with these).
+  uint64_t finished_of(uint32_t function) const { return finished_of_[function]; }
   Time last_finish() const { return last_finish_; }
   const SwapCounters& counters() const { return counters_; }
   // Per GPU, every change of its pool (ServerlessPolicy::record_timeline), in time order.
@@ -156,6 +174,7 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   std::vector<int64_t> footprint_;       // per function, bytes as the pools round them
   std::vector<bool> fits_pool_;          // per function: its footprint fits an empty pool
   std::vector<GpuActivity> activity_;
+  int idle_gpus_ = 0;  // GPUs whose activity_ is idle
   std::vector<double> busy_s_;
   std::vector<Time> busy_since_;
   std::vector<uint32_t> running_request_;  // per GPU
@@ -180,10 +199,16 @@ class ServerlessNode final : public CompletionListener, public ExecutorClient {
   std::vector<RequestRecord> requests_;
   std::vector<uint32_t> free_ids_;
   std::deque<RequestOutcome> outcomes_;  // by sequence; a deque grows without copying
+  std::vector<uint64_t> finished_of_;    // per function
   Time last_finish_;
   void retire(uint32_t request);
   SwapCounters counters_;
   uint64_t outstanding_ = 0;
+  NodeWatcher* watcher_ = nullptr;
+  size_t watch_index_ = 0;
+  void add_outstanding(int delta);
+  // residency_.set_state, telling the watcher when the function's first copy comes or its last goes.
+  void set_residency(uint32_t function, int gpu, Residency state);
   std::vector<std::vector<PoolSample>> pool_samples_;
   std::vector<uint64_t> evictions_per_gpu_;
   std::vector<LoadSample> load_samples_;

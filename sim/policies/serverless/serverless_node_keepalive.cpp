@@ -57,7 +57,7 @@ void ServerlessNode::keepalive_setup() {
     if (!pools_[static_cast<size_t>(g)]->allocate(footprint_[f])) continue;
     native_gpu_[f] = g;
     containers_.insert(f);
-    residency_.set_state(f, g, Residency::resident);
+    set_residency(f, g, Residency::resident);
     ++slots_used_[static_cast<size_t>(g)];
     launched_ever_[f] = true;
   }
@@ -69,7 +69,7 @@ void ServerlessNode::keepalive_arrive(uint32_t request) {
   const int g = native_gpu_[f];
   if (footprint_[f] > pools_[0]->capacity_bytes()) {  // can never start: dropped
     requests_[request].state = RequestState::dropped;
-    --outstanding_;
+    add_outstanding(-1);
     retire(request);
     return;
   }
@@ -88,7 +88,7 @@ void ServerlessNode::keepalive_arrive(uint32_t request) {
 
 void ServerlessNode::keepalive_ready(uint32_t function) {
   residency_.set_last_use(function, native_gpu_[function], platform_.now());
-  residency_.set_state(function, native_gpu_[function], Residency::resident);
+  set_residency(function, native_gpu_[function], Residency::resident);
   if (!ready_unreleased_[function]) ready_.push_back(function);
   ready_unreleased_[function] = true;
 }
@@ -107,7 +107,7 @@ void ServerlessNode::keepalive_tick() {
     }
     it = containers_.erase(it);
     pools_[static_cast<size_t>(g)]->free(footprint_[f]);
-    residency_.set_state(f, g, Residency::absent);
+    set_residency(f, g, Residency::absent);
     --slots_used_[static_cast<size_t>(g)];
     native_gpu_[f] = -1;
     ++counters_.evictions;
@@ -123,7 +123,7 @@ void ServerlessNode::keepalive_tick() {
       ++slots_used_[static_cast<size_t>(g)];
       native_gpu_[f] = g;
       containers_.insert(f);
-      residency_.set_state(f, g, Residency::loading);
+      set_residency(f, g, Residency::loading);
       if (now <= arrivals_.back().at) launched_ever_[f] = true;  // started while the trace ran
       const ServedModel& m = model_of(f);
       ++counters_.cold_starts;

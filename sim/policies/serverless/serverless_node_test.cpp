@@ -8,12 +8,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 
 #include "sim/engine/engine.h"
 #include "sim/engine/random_streams.h"
 #include "sim/platform/sim_platform.h"
 #include "sim/policies/serverless/node_links.h"
+#include "sim/policies/serverless/serverless_cluster.h"
 #include "sim/policies/serverless/serverless_metrics.h"
 #include "sim/policies/serverless/serverless_test_machine.h"
 
@@ -198,6 +200,75 @@ TEST(ServerlessMetrics, NearestRank) {
   EXPECT_EQ(nearest_rank({3, 1, 2, 4}, 0.5), 2);
   EXPECT_EQ(nearest_rank({3, 1, 2, 4}, 0.98), 4);
   EXPECT_EQ(nearest_rank({5}, 0.01), 5);
+}
+
+// The router's own table (serverless_cluster.h: loads and holders kept by the nodes) routes as a
+// scan of the nodes does: after every arrival, for every function, route() is the documented
+// rule applied to each node's outstanding() and holds(). Five nodes (not a power of two), spill 1
+// so that both rules decide, loads near capacity, swaps and evictions on.
+class CheckingFeed final : public ArrivalFeed {
+ public:
+  std::vector<ServerlessArrival> arrivals;
+  const ServerlessCluster* cluster = nullptr;
+  std::vector<ServerlessNode*> nodes;
+  uint64_t spill = 0, checks = 0, holder_routes = 0;
+  uint32_t functions = 0;
+  bool next(ServerlessArrival& out) override {
+    if (cluster != nullptr) check();
+    if (next_ >= arrivals.size()) return false;
+    out = arrivals[next_++];
+    return true;
+  }
+
+ private:
+  void check() {
+    for (uint32_t f = 0; f < functions; ++f) {
+      size_t least = 0, holder = nodes.size();
+      for (size_t n = 0; n < nodes.size(); ++n) {
+        const uint64_t load = nodes[n]->outstanding();
+        if (load < nodes[least]->outstanding()) least = n;
+        if (nodes[n]->holds(f) && (holder == nodes.size() || load < nodes[holder]->outstanding())) holder = n;
+      }
+      const bool to_holder = holder < nodes.size() && nodes[holder]->outstanding() <= nodes[least]->outstanding() + spill;
+      EXPECT_EQ(cluster->route(f), to_holder ? holder : least);
+      ++checks;
+      holder_routes += to_holder && holder != least ? 1 : 0;
+    }
+  }
+  size_t next_ = 0;
+};
+
+TEST(ServerlessCluster, ItsTableRoutesAsAScanOfTheNodes) {
+  Engine engine;
+  RandomStreams streams(11);
+  std::vector<ServedModel> models{serverless_test::model("light", ModelClass::light),
+                                  serverless_test::model("heavy", ModelClass::heavy, 0.2)};
+  CheckingFeed feed;
+  feed.functions = 12;
+  std::vector<ServedFunction> fns;
+  for (uint32_t f = 0; f < feed.functions; ++f) fns.push_back({"f" + std::to_string(f), f % 2});
+  std::vector<std::unique_ptr<SimPlatform>> platforms;
+  std::vector<std::unique_ptr<ServerlessNode>> nodes;
+  for (int n = 0; n < 5; ++n) {
+    platforms.push_back(std::make_unique<SimPlatform>(engine, serverless_test::machine(4)));
+    nodes.push_back(std::make_unique<ServerlessNode>(*platforms.back(), policy_named("torpor"), models, fns,
+                                                     node_links(*platforms.back()), streams.stream("select" + std::to_string(n))));
+    feed.nodes.push_back(nodes.back().get());
+  }
+  RandomStream& gaps = streams.stream("arrivals");
+  Time t;
+  for (int i = 0; i < 3000; ++i) {
+    t += Time::seconds(gaps.exponential(0.0002));
+    feed.arrivals.push_back({t, static_cast<uint32_t>(gaps.uniform_int(feed.functions))});
+  }
+  feed.spill = 1;
+  ServerlessCluster cluster(*platforms.front(), feed.nodes, feed.spill);
+  feed.cluster = &cluster;
+  cluster.start(feed);
+  engine.run();
+  EXPECT_EQ(feed.checks, 3001u * feed.functions);  // before the first arrival and after each
+  EXPECT_GT(feed.holder_routes, 0u);  // the holder rule chose a node that was not the least loaded
+  for (size_t n = 0; n < 5; ++n) EXPECT_GT(cluster.routed(n), 0u);
 }
 
 }  // namespace

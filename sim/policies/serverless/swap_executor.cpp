@@ -8,7 +8,11 @@
 namespace parallax {
 
 SwapExecutor::SwapExecutor(Platform& platform, GpuId gpu, ExecutorClient& client, int64_t group_bytes)
-    : platform_(platform), gpu_(gpu), client_(client), group_bytes_(group_bytes) {}
+    : platform_(platform),
+      gpu_(gpu),
+      client_(client),
+      group_bytes_(group_bytes),
+      launch_delay_(Time::seconds(platform.gpu(gpu).kernel_launch_s)) {}
 
 void SwapExecutor::start(const ExecutorJob& job) {
   if (busy_) throw std::logic_error("SwapExecutor::start: the GPU is busy");
@@ -70,7 +74,7 @@ void SwapExecutor::begin() {
 // A lone kernel of `seconds` on the platform: launch delay, then its solo time at rate 1, rounded
 // to the picosecond as the flow solver rounds its completions.
 Time SwapExecutor::kernel_time(double seconds) const {
-  return Time::seconds(platform_.gpu(gpu_).kernel_launch_s) + Time::ps(static_cast<int64_t>(std::nearbyint(seconds * 1e12)));
+  return launch_delay_ + Time::ps(static_cast<int64_t>(std::nearbyint(seconds * 1e12)));
 }
 
 void SwapExecutor::begin_closed_form() {
@@ -85,30 +89,44 @@ void SwapExecutor::begin_closed_form() {
     platform_.call_at(end_at_, *this, gen | kClosedDone);
     return;
   }
-  // Group g is issued when g-1 is ready, starts after the route latency, moves at the route's
-  // rate and is ready after the group overhead (the sibling is not loading: no contention).
-  const RouteCost& r = *job_.route;
+  const LoadShape& shape = load_shape();
   ready_.resize(n_groups_);
-  Time t = start_at_;
-  for (size_t g = 0; g < n_groups_; ++g) {
-    const double bytes = static_cast<double>(group_size(g));
-    t = t + r.latency + Time::ps(static_cast<int64_t>(std::nearbyint(bytes / r.Bps * 1e12))) + job_.group_overhead;
-    ready_[g] = t;
-  }
-  Time done = start_at_;  // when the layers so far are done
-  if (single_kernel_) {
-    done = ready_.back() + kernel_time(m.compute_s);
-  } else {
-    for (size_t i = 0; i < m.layers.size(); ++i) {
-      const int64_t g = (*layer_group_)[i];
-      const Time start = g >= 0 ? std::max(done, ready_[static_cast<size_t>(g)]) : done;
-      done = m.layers[i].compute_s > 0 ? start + kernel_time(m.layers[i].compute_s) : start;
-    }
-  }
-  end_at_ = std::max(done, ready_.back());
+  for (size_t g = 0; g < n_groups_; ++g) ready_[g] = start_at_ + shape.ready[g];
+  end_at_ = start_at_ + shape.end;
   transfer_pending_ = true;
   platform_.call_at(ready_.back(), *this, gen | kClosedTransfer);
   platform_.call_at(end_at_, *this, gen | kClosedDone);
+}
+
+// Group g is issued when g-1 is ready, starts after the route latency, moves at the route's rate
+// and is ready after the group overhead (the sibling is not loading: no contention); the layers
+// run as their groups become ready.
+const SwapExecutor::LoadShape& SwapExecutor::load_shape() {
+  const auto key = std::make_tuple(job_.model, job_.route, job_.group_overhead.ps(), job_.pipelined);
+  const auto found = shapes_.find(key);
+  if (found != shapes_.end()) return found->second;
+  const ServedModel& m = *job_.model;
+  const RouteCost& r = *job_.route;
+  LoadShape shape;
+  shape.ready.resize(n_groups_);
+  Time t = Time::zero();
+  for (size_t g = 0; g < n_groups_; ++g) {
+    const double bytes = static_cast<double>(group_size(g));
+    t = t + r.latency + Time::ps(static_cast<int64_t>(std::nearbyint(bytes / r.Bps * 1e12))) + job_.group_overhead;
+    shape.ready[g] = t;
+  }
+  Time done = Time::zero();  // when the layers so far are done
+  if (single_kernel_) {
+    done = shape.ready.back() + kernel_time(m.compute_s);
+  } else {
+    for (size_t i = 0; i < m.layers.size(); ++i) {
+      const int64_t g = (*layer_group_)[i];
+      const Time start = g >= 0 ? std::max(done, shape.ready[static_cast<size_t>(g)]) : done;
+      done = m.layers[i].compute_s > 0 ? start + kernel_time(m.layers[i].compute_s) : start;
+    }
+  }
+  shape.end = std::max(done, shape.ready.back());
+  return shapes_.emplace(key, std::move(shape)).first->second;
 }
 
 void SwapExecutor::materialise() {

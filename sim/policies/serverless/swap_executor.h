@@ -25,10 +25,14 @@
 // calls materialise(): the job continues on the platform from where it stands (the group in
 // flight is re-issued for its remaining bytes, paying the route latency once more; a kernel in
 // flight ends at its computed time). Results equal the platform path's to the picosecond for a
-// job that stays alone (swap_executor_test holds them to it).
+// job that stays alone (swap_executor_test holds them to it). A closed-form load's timeline is
+// kept per (model, route, group overhead, pipelining) and shifted to each later start, so a job's
+// model and route must not change while the executor lives (the node's never do).
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "sim/platform/platform.h"
@@ -95,6 +99,15 @@ class SwapExecutor final : public CompletionListener {
   void begin();
   void begin_closed_form();
   Time kernel_time(double seconds) const;
+  // A closed-form load's timeline from its start: per group when it is ready, and when the job
+  // ends. It depends on the model, the route, the group overhead and pipelining only, and Time
+  // adds exactly, so it is computed once per such load and shifted to each start (a GPU loads the
+  // same few models over the same few routes again and again).
+  struct LoadShape {
+    std::vector<Time> ready;
+    Time end;
+  };
+  const LoadShape& load_shape();
   int64_t group_size(size_t g) const;
   void issue_copy();
   void try_launch();
@@ -118,6 +131,8 @@ class SwapExecutor final : public CompletionListener {
   uint64_t generation_ = 0, closed_form_jobs_ = 0, materialised_jobs_ = 0;
   Time start_at_, end_at_;
   std::vector<Time> ready_;                // per group, when it is ready
+  std::map<std::tuple<const ServedModel*, const RouteCost*, int64_t, bool>, LoadShape> shapes_;
+  Time launch_delay_;                      // the GPU's kernel launch delay
   bool kernel_running_ = false;
   bool single_kernel_ = false;        // whole or resident: the model as one kernel
   bool started_ = false;              // past the job's delay

@@ -114,6 +114,52 @@ TEST(SwapExecutor, ClosedFormEqualsThePlatformPathForEveryLoadingPath) {
   }
 }
 
+// A closed-form load's timeline is kept and shifted to later starts: the same job started again
+// at an odd instant on the same executor ends exactly as long after its start as a fresh
+// executor's platform path does, for the pipelined, whole and NVLink loads.
+struct Restarter : CompletionListener, ExecutorClient {
+  Engine* engine = nullptr;
+  SwapExecutor* exec = nullptr;
+  ExecutorJob job;
+  Time started, done;
+  void on_complete(uint64_t) override {
+    started = engine->now();
+    exec->start(job);
+  }
+  void on_transfer_done(GpuId) override {}
+  void on_job_done(GpuId) override { done = engine->now(); }
+};
+
+TEST(SwapExecutor, AReusedClosedFormTimelineShiftsToItsStart) {
+  const ServedModel m = serverless_test::model("m", ModelClass::light);
+  const std::vector<ExecutorJob> jobs{{&m, SwapSource::host, 0, true, Time::us(90), Time::zero(), -1, Time::zero()},
+                                      {&m, SwapSource::host, 0, false, Time::us(90), Time::zero(), -1, Time::zero()},
+                                      {&m, SwapSource::peer, 0, true, Time::us(20), Time::zero(), -1, Time::zero()}};
+  for (const HardwareSpec& spec : {serverless_test::machine(2), v100_like()}) {
+    for (const ExecutorJob& job : jobs) {
+      Recorder ref;
+      run_job(job, ref, false, spec);
+      Engine engine;
+      SimPlatform platform(engine, spec);
+      const NodeLinks links = node_links(platform);
+      Restarter r;
+      r.engine = &engine;
+      SwapExecutor exec(platform, 1, r, models::kSwapGroupBytes);
+      r.exec = &exec;
+      r.job = job;
+      r.job.closed_form = true;
+      r.job.route = links.route(job.source == SwapSource::host ? platform.gpu_count() : job.source_index, 1);
+      platform.call_at(Time::zero(), r, 0);
+      engine.run();
+      EXPECT_EQ(r.done - r.started, ref.job_done);
+      platform.call_at(r.done + Time::ps(123'456'789), r, 0);  // again, later: the kept timeline
+      engine.run();
+      EXPECT_EQ(r.done - r.started, ref.job_done);
+      EXPECT_EQ(exec.closed_form_jobs(), 2u);
+    }
+  }
+}
+
 struct Pair : ExecutorClient {
   Engine* engine = nullptr;
   Time done[2] = {Time::max(), Time::max()};

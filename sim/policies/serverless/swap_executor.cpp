@@ -67,10 +67,11 @@ void SwapExecutor::begin() {
   try_launch();
 }
 
-// A lone kernel of `seconds` on the platform: launch delay, then its solo time at rate 1, rounded
-// to the picosecond as the flow solver rounds its completions.
+// A lone kernel of `seconds` on the platform: its solo time at rate 1, rounded to the picosecond as
+// the flow solver rounds its completions. Described by time, it pays no launch delay (its time
+// includes the launch; sim/platform/platform.h).
 Time SwapExecutor::kernel_time(double seconds) const {
-  return Time::seconds(platform_.gpu(gpu_).kernel_launch_s) + Time::ps(static_cast<int64_t>(std::nearbyint(seconds * 1e12)));
+  return Time::ps(static_cast<int64_t>(std::nearbyint(seconds * 1e12)));
 }
 
 void SwapExecutor::begin_closed_form() {

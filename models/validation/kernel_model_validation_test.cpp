@@ -1,14 +1,18 @@
 // File: models/validation/kernel_model_validation_test.cpp
 // The tile-level kernel model (models/op_kernels.h) against vidur's measured Llama-2-7B GEMMs
-// (tests/data/vidur, 4,176 rows per GPU), with nothing fitted to them: preset rates (peak, HBM,
-// SMs), η_c = 0.75 (gemm_cost's default), CUTLASS-like tiles, and a fixed 4 µs per kernel
-// [assumption: REFERENCE.md §1.3's 2-4 µs per call; the presets leave kernel_launch_us at 0 until
-// the hardware sweep fits it]. docs/models.md quotes the figures this prints.
+// (tests/data/vidur, 4,176 rows per GPU), on the GPU figures of the hardware presets
+// (scenarios/hardware/dgx-a100.yaml, dgx-h100.yaml: SMs, peak, HBM, bw_per_SM, kernel_launch_us)
+// and η_c = 0.75 (gemm_cost's default). The presets' kernel_launch_us is the one figure fitted to
+// these tables: the intercept of vidur's GEMV-like rows (m <= 8) against their bytes; the
+// errors are reported on the 4,112 rows with m > 8 that the fit never saw. docs/models.md quotes
+// the figures this prints.
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "models/op_kernels.h"
@@ -22,29 +26,94 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-double median_error(const char* csv, const char* gpu, int sms, double peak, double hbm) {
-  const auto rows = models::read_vidur_gemm_csv(models::source_dir() + "/tests/data/vidur/compute/" + csv);
-  EXPECT_GT(rows.size(), 4000u);
-  const DeviceRates d{sms, peak, hbm, 2 * hbm / sms, 0.75, 4e-6};
-  std::vector<double> all, small;
-  for (const auto& r : rows) {
-    const OpKernel k = gemm_kernel(r.shape.m, r.shape.n, r.shape.k, 1, data_type("bf16"), d, gpu_limits_for(gpu), sms);
-    const double e = std::abs(kernel_time_s(k.shape, d, sms, 1.0) - r.measured_s) / r.measured_s;
-    all.push_back(e);
-    if (r.tokens < 128) small.push_back(e);
-  }
-  std::sort(all.begin(), all.end());
-  std::printf("%s: %zu rows, median %.1f %%, P95 %.1f %%, m < 128 median %.1f %%\n", gpu, all.size(),
-              100 * median(all), 100 * all[all.size() * 95 / 100], 100 * median(small));
-  return median(all);
+struct PresetGpu {
+  std::string model;
+  DeviceRates rates;
+};
+
+// The GPU of a hardware preset as the kernel model sees it (the platform's device_rates_of).
+PresetGpu preset_gpu(const std::string& preset) {
+  const YAML::Node g = YAML::LoadFile(models::source_dir() + "/scenarios/hardware/" + preset + ".yaml")["gpu"];
+  PresetGpu p;
+  p.model = g["model"].as<std::string>();
+  p.rates.sms = g["sms"].as<int>();
+  p.rates.peak_flops = g["peak_tflops"].as<double>() * 1e12;
+  p.rates.hbm_Bps = g["hbm_GBps"].as<double>() * 1e9;
+  p.rates.bw_per_sm_Bps = g["bw_per_sm_GBps"].as<double>() * 1e9;
+  p.rates.eta_compute = 0.75;
+  p.rates.launch_s = g["kernel_launch_us"].as<double>() * 1e-6;
+  return p;
 }
 
-// Measured here (kernel_model_validation): A100 median 6.6 %, H100 8.3 %; the fitted
-// models/gemm_cost reaches 6.0 % and 7.8 % on its held-out rows. A 10 % bound leaves room for
+std::vector<models::VidurGemmRow> vidur_rows(const char* gpu_dir) {
+  auto rows = models::read_vidur_gemm_csv(models::source_dir() + "/tests/data/vidur/compute/" + gpu_dir +
+                                          "/llama2_7b_gemm.csv");
+  EXPECT_GT(rows.size(), 4000u);
+  return rows;
+}
+
+double gemm_bytes(const models::VidurGemmRow& r) {
+  const double m = r.shape.m, n = r.shape.n, k = r.shape.k;
+  return 2 * (m * k + k * n + m * n);
+}
+
+// The least-squares intercept of time against bytes over the GEMV-like rows (m <= 8): the
+// fixed time per kernel (launch, ramp, tail) the presets carry as kernel_launch_us.
+double gemv_intercept_s(const std::vector<models::VidurGemmRow>& rows) {
+  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const auto& r : rows) {
+    if (r.tokens > 8) continue;
+    const double x = gemm_bytes(r), y = r.measured_s;
+    n += 1, sx += x, sy += y, sxx += x * x, sxy += x * y;
+  }
+  const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  return (sy - slope * sx) / n;
+}
+
+// Median relative error on the rows the launch fit never saw (m > 8), with the bands and TP
+// degrees docs/models.md tabulates.
+double held_out_median_error(const char* gpu_dir, const char* preset) {
+  const auto rows = vidur_rows(gpu_dir);
+  const PresetGpu g = preset_gpu(preset);
+  const DeviceRates& d = g.rates;
+  struct Band {
+    const char* name;
+    int64_t lo, hi;
+    std::vector<double> e;
+  };
+  Band bands[] = {{"9-127", 9, 127, {}}, {"128-511", 128, 511, {}}, {"512-2047", 512, 2047, {}}, {"2048-4096", 2048, 4096, {}}};
+  std::vector<double> held, tp[9];
+  for (const auto& r : rows) {
+    if (r.tokens <= 8) continue;
+    const OpKernel k = gemm_kernel(r.shape.m, r.shape.n, r.shape.k, 1, data_type("bf16"), d, gpu_limits_for(g.model), d.sms);
+    const double e = std::abs(kernel_time_s(k.shape, d, d.sms, 1.0) - r.measured_s) / r.measured_s;
+    held.push_back(e);
+    tp[r.tp].push_back(e);
+    for (Band& b : bands)
+      if (r.tokens >= b.lo && r.tokens <= b.hi) b.e.push_back(e);
+  }
+  std::sort(held.begin(), held.end());
+  std::printf("%s (%s, launch %.1f us): %zu held-out rows (m > 8), median %.1f %%, P95 %.1f %%\n", g.model.c_str(),
+              preset, d.launch_s * 1e6, held.size(), 100 * median(held), 100 * held[held.size() * 95 / 100]);
+  for (const Band& b : bands) std::printf("  m %-9s %4zu rows, median %.1f %%\n", b.name, b.e.size(), 100 * median(b.e));
+  for (int t : {1, 2, 4, 8}) std::printf("  TP %d       %4zu rows, median %.1f %%\n", t, tp[t].size(), 100 * median(tp[t]));
+  return median(held);
+}
+
+// The presets' kernel_launch_us is the GEMV intercept of their GPU's vidur rows (to the 0.1 µs
+// they are written with): a preset edited away from its data fails here.
+TEST(KernelModelValidation, PresetLaunchIsTheVidurGemvIntercept) {
+  const double a100 = gemv_intercept_s(vidur_rows("a100")), h100 = gemv_intercept_s(vidur_rows("h100"));
+  std::printf("GEMV intercept (m <= 8, 64 rows): A100 %.2f us, H100 %.2f us\n", a100 * 1e6, h100 * 1e6);
+  EXPECT_NEAR(preset_gpu("dgx-a100").rates.launch_s, a100, 0.05e-6);
+  EXPECT_NEAR(preset_gpu("dgx-h100").rates.launch_s, h100, 0.05e-6);
+}
+
+// Measured here (held out, m > 8): A100 median 6.6 %, H100 8.2 %. A 10 % bound leaves room for
 // nothing but a broken model.
 TEST(KernelModelValidation, UncalibratedTilesFollowVidurGemms) {
-  EXPECT_LT(median_error("a100/llama2_7b_gemm.csv", "A100-SXM4-80GB", 108, 312e12, 2039e9), 0.10);
-  EXPECT_LT(median_error("h100/llama2_7b_gemm.csv", "H100-SXM5", 132, 989e12, 3350e9), 0.10);
+  EXPECT_LT(held_out_median_error("a100", "dgx-a100"), 0.10);
+  EXPECT_LT(held_out_median_error("h100", "dgx-h100"), 0.10);
 }
 
 // Whole models at batch 1 against Torpor Table 4's "Native" column (V100, PyTorch eager; REFERENCE.md

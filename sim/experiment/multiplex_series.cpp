@@ -29,8 +29,10 @@ std::string multiplex_timeline_rows(const std::string& policy, std::span<const s
     const double start = static_cast<double>(i) * bin_s;
     const double end = i + 1 == count ? window_s : start + bin_s;
     const double width = end - start;
+    // Bin edges to 12 significant digits (sub-ps for windows under a second): the last bin ends
+    // at the window itself, which 9 digits could miss by more than 1e-9 of it.
     for (size_t s = 0; s < services.size(); ++s)
-      out += fmt::format("{},{},{:.9g},{:.9g},{:.6f},{:.6f}\n", policy, services[s], start, end,
+      out += fmt::format("{},{},{:.12g},{:.12g},{:.6f},{:.6f}\n", policy, services[s], start, end,
                          width > 0 ? flops[s][i] / (compute_flops_per_s * width) : 0.0,
                          width > 0 ? bytes[s][i] / (hbm_Bps * width) : 0.0);
   }

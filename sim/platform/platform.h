@@ -64,6 +64,11 @@ struct KernelProfile {
   // kernel's blocks hold waits for them to retire (no preemption). 0: blocks not described; the
   // kernel neither waits nor makes others wait.
   double block_s = 0;
+  // The work was derived from a measured or fitted kernel time that already includes the launch
+  // (the overlap runner's GEMM curves, models/gemm_cost.h's overhead_s): no launch delay, as for
+  // a kernel described by time. False: the kernel model's work, which pays the GPU's
+  // kernel_launch_s before it starts.
+  bool launch_included = false;
 };
 
 // One shared resource a path crosses: a link direction (one capacity for both directions of a

@@ -376,7 +376,12 @@ ActivityId SimPlatform::launch(GpuId gpu, PartitionId partition, const KernelPro
     a.record->bytes = kernel.dram_bytes;
     if (part) a.record->partition = part->spec.name.empty() ? fmt::format("p{}", partition) : part->spec.name;
   }
-  const Time launch_delay = Time::seconds(g.kernel_launch_s);
+  // The launch delay belongs to kernels described by work (the kernel model's grids). A kernel
+  // described by time, or by work derived from a fitted time (launch_included), comes from curves
+  // fitted to measured kernel times (models/gemm_cost.h's overhead_s, the layer fits) that already
+  // include the launch: it starts at once.
+  const bool timed = kernel.solo_s > 0 || kernel.launch_included;
+  const Time launch_delay = timed ? Time() : Time::seconds(g.kernel_launch_s);
   begin_after(lane_for(launch_delay), launch_delay, slot);
   return a.id;
 }

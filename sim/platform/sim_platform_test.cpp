@@ -446,20 +446,35 @@ TEST(SimPlatform, KernelDescribedByTimeTakesItsTimeAndSharesSms) {
   timed.solo_s = 1e-3;
   platform.launch(0, kWholeGpu, timed, c, 1);
   engine.run();
-  EXPECT_EQ(c.done.at(0).second, Time::us(1002));  // launch delay, then its 1 ms
+  // Its time already includes its launch (a fitted curve's overhead): no launch delay. A kernel
+  // described by work pays the GPU's 2 µs before it starts.
+  EXPECT_EQ(c.done.at(0).second, Time::us(1000));
   // Beside a compute kernel of the same solo time, both take twice as long: it is compute.
   const Time t0 = engine.now();
   platform.launch(0, kWholeGpu, timed, c, 2);
   platform.launch(0, kWholeGpu, {"gemm", 1e12, 0, 0}, c, 3);
   engine.run();
-  EXPECT_EQ(c.done.at(1).second - t0, Time::us(2002));
-  EXPECT_EQ(c.done.at(2).second - t0, Time::us(2002));
+  // The timed kernel runs alone for the GEMM's 2 µs launch delay, then both at half speed.
+  EXPECT_EQ(c.done.at(1).second - t0, Time::us(1998));
+  EXPECT_EQ(c.done.at(2).second - t0, Time::us(2000));
+  // Work derived from a fitted time (launch_included, the overlap runner's GEMMs) starts at once
+  // too; the same work without the flag waits for the launch.
+  KernelProfile fitted{"fitted", 1e12, 0, 0};
+  fitted.launch_included = true;
+  Time t2 = engine.now();
+  platform.launch(0, kWholeGpu, fitted, c, 7);
+  engine.run();
+  EXPECT_EQ(c.done.at(3).second - t2, Time::us(1000));
+  t2 = engine.now();
+  platform.launch(0, kWholeGpu, {"gemm", 1e12, 0, 0}, c, 8);
+  engine.run();
+  EXPECT_EQ(c.done.at(4).second - t2, Time::us(1002));
   // On a quarter of the SMs it takes four times as long.
   const PartitionId quarter = platform.create_partition(0, {25, 1.0, "q"});
   const Time t1 = engine.now();
   platform.launch(0, quarter, timed, c, 4);
   engine.run();
-  EXPECT_EQ(c.done.at(3).second - t1, Time::us(4002));
+  EXPECT_EQ(c.done.at(5).second - t1, Time::us(4000));
   KernelProfile both = timed;
   both.flops = 1e9;
   EXPECT_THROW(platform.launch(0, kWholeGpu, both, c, 5), PlatformError);

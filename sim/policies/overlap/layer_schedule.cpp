@@ -17,7 +17,9 @@ StepGraph layer_op_schedule(const models::LayerOp& op, const OverlapGroup& group
     t.rank = r;
     // Alone on all SMs the platform takes max(flops/peak, bytes/hbm) = kernel_s (the model's time
     // already exceeds bytes/hbm, since eta_mem <= 1).
+    // The fitted time includes the kernel's launch (models/gemm_cost.h's overhead_s).
     t.kernel = KernelProfile{op.label, op.kernel_s * group.machine.gpu.peak_flops, op.kernel_bytes, 0};
+    t.kernel.launch_included = true;
     g.tasks.push_back(std::move(t));
   }
   return g;

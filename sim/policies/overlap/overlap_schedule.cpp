@@ -50,14 +50,13 @@ class GraphBuilder {
   }
 
   // A kernel on every rank that alone on `sms_used` SMs takes `time_s` and streams `bytes` of HBM.
+  // `time_s` is a fitted kernel time (models/gemm_cost.h), its launch included.
   Done compute(const std::string& label, double time_s, double bytes, int64_t sms_used, const Done& deps) {
     const models::GpuComputeParams& gpu = group_.machine.gpu;
-    return on_every_rank(label,
-                         KernelProfile{label,
-                                       time_s * gpu.peak_flops * static_cast<double>(sms_used) /
-                                           static_cast<double>(gpu.sms),
-                                       bytes, 0},
-                         deps);
+    KernelProfile k{label, time_s * gpu.peak_flops * static_cast<double>(sms_used) / static_cast<double>(gpu.sms),
+                    bytes, 0};
+    k.launch_included = true;
+    return on_every_rank(label, k, deps);
   }
 
   // One compute task per rank running `kernel`, all after `deps` (through a join when there are

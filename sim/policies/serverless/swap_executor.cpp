@@ -11,8 +11,7 @@ SwapExecutor::SwapExecutor(Platform& platform, GpuId gpu, ExecutorClient& client
     : platform_(platform),
       gpu_(gpu),
       client_(client),
-      group_bytes_(group_bytes),
-      launch_delay_(Time::seconds(platform.gpu(gpu).kernel_launch_s)) {}
+      group_bytes_(group_bytes) {}
 
 void SwapExecutor::start(const ExecutorJob& job) {
   if (busy_) throw std::logic_error("SwapExecutor::start: the GPU is busy");
@@ -71,10 +70,11 @@ void SwapExecutor::begin() {
   try_launch();
 }
 
-// A lone kernel of `seconds` on the platform: launch delay, then its solo time at rate 1, rounded
-// to the picosecond as the flow solver rounds its completions.
+// A lone kernel of `seconds` on the platform: its solo time at rate 1, rounded to the picosecond as
+// the flow solver rounds its completions. Described by time, it pays no launch delay (its time
+// includes the launch; sim/platform/platform.h).
 Time SwapExecutor::kernel_time(double seconds) const {
-  return launch_delay_ + Time::ps(static_cast<int64_t>(std::nearbyint(seconds * 1e12)));
+  return Time::ps(static_cast<int64_t>(std::nearbyint(seconds * 1e12)));
 }
 
 void SwapExecutor::begin_closed_form() {

@@ -19,7 +19,7 @@
 // Closed form (job.closed_form): a resident run, or a load whose route (job.route) no other load
 // crosses, is computed when the job starts, with the same per-copy and per-kernel arithmetic the
 // platform uses for a lone copy or kernel (route latency, then bytes / rate rounded to the
-// picosecond; launch delay, then the kernel time rounded likewise), and ends in two timer events
+// picosecond; the kernel time rounded likewise, no launch delay for a kernel by time), and ends in two timer events
 // (transfer done, job done) instead of one copy and one kernel per group and layer. If another
 // load that crosses a link of this one starts while this one's transfer is in flight, the caller
 // calls materialise(): the job continues on the platform from where it stands (the group in
@@ -132,7 +132,6 @@ class SwapExecutor final : public CompletionListener {
   Time start_at_, end_at_;
   std::vector<Time> ready_;                // per group, when it is ready
   std::map<std::tuple<const ServedModel*, const RouteCost*, int64_t, bool>, LoadShape> shapes_;
-  Time launch_delay_;                      // the GPU's kernel launch delay
   bool kernel_running_ = false;
   bool single_kernel_ = false;        // whole or resident: the model as one kernel
   bool started_ = false;              // past the job's delay

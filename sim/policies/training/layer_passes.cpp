@@ -18,11 +18,22 @@ namespace {
 using models::OverlapOp;
 using models::OverlapProblem;
 
+// The kernel model's rates for a training pass, without the preset's per-kernel launch
+// (kernel_launch_us): a training step's host enqueues its kernels far ahead of the GPU, so each
+// launch hides under the kernel before it on the stream [simplification: the GPU-side gap between
+// back-to-back kernels is not modelled]. The pass is then one kernel described by time, which the
+// platform starts without a launch delay (docs/platform.md, Kernels).
+DeviceRates pass_rates(const KernelMachine& gpu) {
+  DeviceRates r = rates_for(gpu.rates, gpu.dtype);
+  r.launch_s = 0;
+  return r;
+}
+
 // Appends kernels and TP collectives to one pass.
 class PassWriter {
  public:
   PassWriter(const KernelMachine& gpu, int64_t tp, std::string prefix)
-      : gpu_(gpu), rates_(rates_for(gpu.rates, gpu.dtype)), tp_(tp), prefix_(std::move(prefix)) {}
+      : gpu_(gpu), rates_(pass_rates(gpu)), tp_(tp), prefix_(std::move(prefix)) {}
 
   int pair(OverlapOp op, int64_t m, int64_t n, int64_t k) {
     if (tp_ < 2) return -1;  // no collective: the GEMM runs alone
@@ -224,7 +235,7 @@ double streaming_kernel_s(double bytes, const KernelMachine& gpu) {
   const double elements = bytes / gpu.dtype.bytes;
   shape.grid_blocks = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(elements / 1024.0)));
   shape.blocks_per_sm = std::max(1, resident_blocks(gpu.limits, BlockResources{256, 32, 0}));
-  return kernel_time_s(shape, rates_for(gpu.rates, gpu.dtype), gpu.rates.sms, 1.0);
+  return kernel_time_s(shape, pass_rates(gpu), gpu.rates.sms, 1.0);
 }
 
 PassTime pass_time(const LayerPass& pass, const CollectiveTime& collective_s, const PairTime& pair_s) {

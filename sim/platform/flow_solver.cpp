@@ -28,6 +28,7 @@ ConstraintId FlowSolver::add_constraint(double capacity) {
   check_capacity(capacity);
   constraints_.push_back(Constraint{});
   constraints_.back().capacity = capacity;
+  constraints_.back().slack = capacity > 0;
   constraint_groups_.emplace_back(this);
   constraint_completion_pos_.push_back(-1);
   return static_cast<ConstraintId>(constraints_.size() - 1);
@@ -35,8 +36,11 @@ ConstraintId FlowSolver::add_constraint(double capacity) {
 
 void FlowSolver::set_capacity(ConstraintId c, double capacity) {
   check_capacity(capacity);
-  constraints_.at(c).capacity = capacity;
-  for (FlowClassId k : constraints_[c].active) mark_dirty(k);
+  Constraint& con = constraints_.at(c);
+  con.capacity = capacity;
+  // With classes, the next solve re-judges it (it is their constraint); without, judge it here.
+  if (con.active.empty()) con.slack = capacity > 0;
+  for (FlowClassId k : con.active) mark_dirty(k);
 }
 
 FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double bound) {
@@ -214,6 +218,33 @@ void FlowSolver::drop_cancelled_top(FlowClass& k) {
   }
 }
 
+// The rate of each member if the class had its constraints to itself, and the group that would
+// fix it: on a tie, the one progressive filling would pick (the bound, then the lowest id).
+double FlowSolver::alone_rate(const FlowClass& k, GroupId& g) const {
+  double rate = k.bound;
+  for (const FlowElement& e : k.elements) {
+    const double r = constraints_[e.constraint].capacity / (k.members * e.weight);
+    if (r < rate || (r == rate && !(g & kOwnGroup) && e.constraint < g)) {
+      rate = r;
+      g = e.constraint;
+    }
+  }
+  return rate;
+}
+
+// True when the constraint cannot saturate: every class on it at its ceiling leaves room. Rates
+// never exceed ceilings, so progressive filling would never pick it; the margin keeps rounding
+// in the filling's shares far from a tie with a constraint that does saturate.
+bool FlowSolver::is_slack(const Constraint& c, ConstraintId cid) const {
+  double most = 0;
+  for (FlowClassId id : c.active) {
+    const FlowClass& k = classes_[id];
+    for (const FlowElement& e : k.elements)
+      if (e.constraint == cid) most += k.members * e.weight * k.ceiling;
+  }
+  return most < c.capacity * (1 - 1e-9);
+}
+
 void FlowSolver::fix(FlowClassId id, double rate, GroupId g) {
   FlowClass& k = classes_[id];
   class_fixed_[id] = 1;
@@ -222,6 +253,7 @@ void FlowSolver::fix(FlowClassId id, double rate, GroupId g) {
   const double n = k.members;
   for (const FlowElement& e : k.elements) {
     Constraint& c = constraints_[e.constraint];
+    if (c.slack) continue;
     c.remaining -= n * e.weight * rate;
     c.demand -= n * e.weight;
     if (c.round != round_) {  // re-keyed once per round, in push_round_keys()
@@ -279,6 +311,10 @@ void FlowSolver::solve(Time now) {
     k.dirty = false;
     if (!k.live) continue;
     take_constraints(k);
+    if (k.members > 0) {
+      GroupId unused = kOwnGroup;
+      k.ceiling = alone_rate(k, unused);
+    }
     if (k.members > 0 && class_mark_[id] != epoch_) {
       class_mark_[id] = epoch_;
       comp_classes_.push_back(id);
@@ -293,9 +329,21 @@ void FlowSolver::solve(Time now) {
     }
   }
   released_seeds_.clear();
-  // The connected component: constraints <-> classes with members.
+  // The connected component: constraints that may saturate <-> classes with members. Only a seed
+  // can have changed whether it is slack (its classes' ceilings are the ones that moved); one
+  // that was not slack before still joins its classes, whose rates it may have held down.
+  const size_t seeds = comp_constraints_.size();
   for (size_t i = 0; i < comp_constraints_.size(); ++i) {
-    for (FlowClassId id : constraints_[comp_constraints_[i]].active) {
+    const ConstraintId cid = comp_constraints_[i];
+    Constraint& c = constraints_[cid];
+    if (i < seeds) {
+      const bool was_slack = c.slack;
+      c.slack = is_slack(c, cid);
+      if (was_slack && c.slack) continue;
+    } else if (c.slack) {
+      continue;
+    }
+    for (FlowClassId id : c.active) {
       if (class_mark_[id] == epoch_) continue;
       class_mark_[id] = epoch_;
       comp_classes_.push_back(id);
@@ -326,31 +374,29 @@ void FlowSolver::solve(Time now) {
       touched_groups_.push_back(kOwnGroup | id);
     }
     class_fixed_[id] = 0;
-    // Fast path: a class alone on all of its constraints takes the smallest of them (or its
-    // bound) without entering the filling heap. A ring's hops are all like this.
+    // Fast path: a class alone on all of its constraints that may saturate takes the smallest
+    // of them (or its bound) without entering the filling heap. A ring's hops are all like this.
     bool alone = true;
-    double rate = k.bound;
-    GroupId g = kOwnGroup | id;
     for (const FlowElement& e : k.elements) {
       const Constraint& c = constraints_[e.constraint];
-      if (c.active.size() != 1) {
+      if (!c.slack && c.active.size() != 1) {
         alone = false;
         break;
       }
-      const double r = c.capacity / (k.members * e.weight);
-      if (r < rate) {
-        rate = r;
-        g = e.constraint;
-      }
     }
     if (alone) {
+      GroupId g = kOwnGroup | id;
+      const double rate = alone_rate(k, g);
       class_fixed_[id] = 1;
       k.next_group = g;
       group(g).lambda = rate;
       --unfixed;
       continue;
     }
-    for (const FlowElement& e : k.elements) constraints_[e.constraint].demand += k.members * e.weight;
+    for (const FlowElement& e : k.elements) {
+      Constraint& c = constraints_[e.constraint];
+      if (!c.slack) c.demand += k.members * e.weight;
+    }
     if (std::isfinite(k.bound)) bounded_.push_back(id);
   }
   std::sort(bounded_.begin(), bounded_.end(), [&](FlowClassId a, FlowClassId b) {

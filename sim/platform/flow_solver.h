@@ -19,6 +19,11 @@
 //    fair share updates one group, not each class; a class only moves when its bottleneck does.
 //  * Selective re-solve. A start or finish marks its class dirty; solve() re-computes only the
 //    connected component (constraints <-> active classes) that the dirty classes touch.
+//  * Slack constraints. Each class has a ceiling: the rate it would get alone (its bound, or its
+//    tightest constraint's capacity over its demand there). A constraint whose classes could all
+//    run at their ceilings within its capacity never saturates, so it neither couples its classes
+//    into one component nor enters progressive filling: the rates are those of the full problem.
+//    A GPU's HBM, shared by every copy to and from it at 30x a link's bandwidth, is the usual one.
 // Completion times: each group keeps a heap of its classes by first finish, and one heap of
 // groups gives the next completion overall.
 //
@@ -113,6 +118,9 @@ class FlowSolver {
     uint32_t mark = 0;
     uint32_t round = 0;
     int32_t fill_pos = -1;
+    // As of the last solve that had one of its classes dirty (only those change it): the sum of
+    // its classes' ceilings (members x weight x ceiling) stays below its capacity.
+    bool slack = false;
   };
   struct Group {
     explicit Group(FlowSolver* s) : heap(ClassInGroup{s}) {}
@@ -136,6 +144,7 @@ class FlowSolver {
     std::vector<FlowElement> elements;
     std::vector<uint32_t> slot;  // position of this class in each element's Constraint::active
     double bound = kUnbounded;
+    double ceiling = 0;          // per-member rate alone; as of the solve that last saw it dirty
     uint32_t members = 0;
     std::vector<Member> heap;    // min-heap by level (class-service units); cancelled ones lazily
     uint32_t cancelled = 0;      // entries of `heap` whose flow was cancelled (not yet dropped)
@@ -168,6 +177,8 @@ class FlowSolver {
   void activate(FlowClassId id);
   void deactivate(FlowClassId id);
   void mark_dirty(FlowClassId id);
+  double alone_rate(const FlowClass& k, GroupId& g) const;
+  bool is_slack(const Constraint& c, ConstraintId cid) const;
   void drop_cancelled_top(FlowClass& k);
   void fix(FlowClassId id, double rate, GroupId g);
   void push_round_keys();

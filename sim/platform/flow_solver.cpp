@@ -282,7 +282,11 @@ void FlowSolver::regroup(FlowClassId id, int64_t now_ps) {
   if (k.group != kNoGroup) remove_from_group(id);
   k.group = k.next_group;
   Group& g = group(k.group);
-  advance_group(g, now_ps);
+  if (g.heap.empty()) {  // a fresh curve; solve() did not bring this group to now
+    g.service = 0;
+    g.last_ps = now_ps;
+    touched_groups_.push_back(k.group);
+  }
   k.s_base = s;
   k.g_base = g.service;
   place_in_group(id);
@@ -312,8 +316,8 @@ void FlowSolver::solve(Time now) {
     if (!k.live) continue;
     take_constraints(k);
     if (k.members > 0) {
-      GroupId unused = kOwnGroup;
-      k.ceiling = alone_rate(k, unused);
+      k.ceiling_group = kOwnGroup | id;
+      k.ceiling = alone_rate(k, k.ceiling_group);
     }
     if (k.members > 0 && class_mark_[id] != epoch_) {
       class_mark_[id] = epoch_;
@@ -351,13 +355,17 @@ void FlowSolver::solve(Time now) {
     }
   }
   classes_solved_ += comp_classes_.size();
+  // Nothing left running here: every class of these constraints emptied, and so did their groups.
+  if (comp_classes_.empty()) return;
 
-  // Bring every group of the component to `now` under its old rate before rates change.
+  // Bring every group with classes to `now` under its old rate before rates change (an empty
+  // one starts its curve when a class joins it, in regroup()).
   for (ConstraintId cid : comp_constraints_) {
     Constraint& c = constraints_[cid];
     c.remaining = c.capacity;
     c.demand = 0;
     Group& g = constraint_groups_[cid];
+    if (g.heap.empty()) continue;
     advance_group(g, now_ps);
     g.lambda_before = g.lambda;
     touched_groups_.push_back(cid);
@@ -366,8 +374,7 @@ void FlowSolver::solve(Time now) {
   size_t unfixed = comp_classes_.size();
   for (FlowClassId id : comp_classes_) {
     FlowClass& k = classes_[id];
-    // A class's own group matters only if it is in it now or may enter it (a finite bound).
-    if (k.group == (kOwnGroup | id) || std::isfinite(k.bound)) {
+    if (k.group == (kOwnGroup | id)) {
       Group& own = own_groups_[id];
       advance_group(own, now_ps);
       own.lambda_before = own.lambda;
@@ -385,11 +392,9 @@ void FlowSolver::solve(Time now) {
       }
     }
     if (alone) {
-      GroupId g = kOwnGroup | id;
-      const double rate = alone_rate(k, g);
       class_fixed_[id] = 1;
-      k.next_group = g;
-      group(g).lambda = rate;
+      k.next_group = k.ceiling_group;
+      group(k.ceiling_group).lambda = k.ceiling;
       --unfixed;
       continue;
     }
@@ -405,7 +410,7 @@ void FlowSolver::solve(Time now) {
   fill_.clear();
   for (ConstraintId cid : comp_constraints_) {
     const Constraint& c = constraints_[cid];
-    if (c.demand > 0) fill_.append(cid, c.remaining / c.demand);
+    if (!c.slack && c.demand > 0) fill_.append(cid, c.remaining / c.demand);
   }
   fill_.heapify();
 

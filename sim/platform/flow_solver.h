@@ -145,6 +145,7 @@ class FlowSolver {
     std::vector<uint32_t> slot;  // position of this class in each element's Constraint::active
     double bound = kUnbounded;
     double ceiling = 0;          // per-member rate alone; as of the solve that last saw it dirty
+    GroupId ceiling_group = kNoGroup;  // the group that rate would put it in
     uint32_t members = 0;
     std::vector<Member> heap;    // min-heap by level (class-service units); cancelled ones lazily
     uint32_t cancelled = 0;      // entries of `heap` whose flow was cancelled (not yet dropped)

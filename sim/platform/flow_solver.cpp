@@ -267,11 +267,69 @@ void FlowSolver::fix(FlowClassId id, double rate, GroupId g) {
 void FlowSolver::push_round_keys() {
   for (ConstraintId cid : round_touched_) {
     const Constraint& c = constraints_[cid];
-    if (c.demand > 0) fill_.set(cid, std::max(0.0, c.remaining) / c.demand);
-    else fill_.remove(cid);
+    if (c.demand > 0) fill_set(cid, std::max(0.0, c.remaining) / c.demand);
+    else fill_remove(cid);
   }
   round_touched_.clear();
   ++round_;
+}
+
+// Every constraint of the component that may saturate and has unfixed demand.
+void FlowSolver::fill_build() {
+  for (const auto& [share, cid] : fill_list_) constraints_[cid].fill_pos = -1;
+  fill_list_.clear();
+  fill_.clear();
+  for (ConstraintId cid : comp_constraints_) {
+    const Constraint& c = constraints_[cid];
+    if (!c.slack && c.demand > 0) fill_list_.emplace_back(c.remaining / c.demand, cid);
+  }
+  fill_scan_ = fill_list_.size() <= kFillScan;
+  if (fill_scan_) {
+    for (size_t i = 0; i < fill_list_.size(); ++i) constraints_[fill_list_[i].second].fill_pos = static_cast<int32_t>(i);
+    return;
+  }
+  for (const auto& [share, cid] : fill_list_) fill_.append(cid, share);
+  fill_list_.clear();
+  fill_.heapify();
+}
+
+void FlowSolver::fill_set(ConstraintId cid, double share) {
+  if (!fill_scan_) return fill_.set(cid, share);
+  int32_t& pos = constraints_[cid].fill_pos;
+  if (pos < 0) {
+    pos = static_cast<int32_t>(fill_list_.size());
+    fill_list_.emplace_back(share, cid);
+  } else {
+    fill_list_[static_cast<size_t>(pos)].first = share;
+  }
+}
+
+void FlowSolver::fill_remove(ConstraintId cid) {
+  if (!fill_scan_) return fill_.remove(cid);
+  int32_t& pos = constraints_[cid].fill_pos;
+  if (pos < 0) return;
+  const auto last = fill_list_.back();
+  fill_list_[static_cast<size_t>(pos)] = last;
+  constraints_[last.second].fill_pos = pos;
+  fill_list_.pop_back();
+  pos = -1;
+}
+
+// The smallest share and its constraint; kUnbounded when the set is empty.
+void FlowSolver::fill_top(double& share, ConstraintId& cid) const {
+  share = kUnbounded;
+  if (!fill_scan_) {
+    if (fill_.empty()) return;
+    share = fill_.top_key();
+    cid = fill_.top_id();
+    return;
+  }
+  if (fill_list_.empty()) return;
+  auto best = fill_list_.front();
+  for (const auto& e : fill_list_)
+    if (e.first < best.first || (e.first == best.first && e.second < best.second)) best = e;
+  share = best.first;
+  cid = best.second;
 }
 
 // Moves a class to the group solve() chose for it, keeping its service continuous.
@@ -407,12 +465,7 @@ void FlowSolver::solve(Time now) {
   std::sort(bounded_.begin(), bounded_.end(), [&](FlowClassId a, FlowClassId b) {
     return classes_[a].bound < classes_[b].bound || (classes_[a].bound == classes_[b].bound && a < b);
   });
-  fill_.clear();
-  for (ConstraintId cid : comp_constraints_) {
-    const Constraint& c = constraints_[cid];
-    if (!c.slack && c.demand > 0) fill_.append(cid, c.remaining / c.demand);
-  }
-  fill_.heapify();
+  fill_build();
 
   // Progressive filling: every unfixed class runs at the common level lambda; the constraint
   // with the smallest remaining/demand saturates first and fixes its classes (they join its
@@ -420,7 +473,9 @@ void FlowSolver::solve(Time now) {
   size_t next_bounded = 0;
   while (unfixed > 0) {
     while (next_bounded < bounded_.size() && class_fixed_[bounded_[next_bounded]]) ++next_bounded;
-    const double lambda_c = fill_.empty() ? kUnbounded : fill_.top_key();
+    double lambda_c;
+    ConstraintId cid = 0;
+    fill_top(lambda_c, cid);
     const double lambda_b = next_bounded < bounded_.size() ? classes_[bounded_[next_bounded]].bound : kUnbounded;
     if (lambda_b <= lambda_c) {
       if (!std::isfinite(lambda_b)) throw std::logic_error("FlowSolver: unconstrained class");
@@ -430,8 +485,7 @@ void FlowSolver::solve(Time now) {
       --unfixed;
       continue;
     }
-    const ConstraintId cid = fill_.top_id();
-    fill_.pop();
+    fill_remove(cid);
     const auto& active = constraints_[cid].active;  // fix() never changes active lists
     for (size_t i = 0; i < active.size(); ++i) {
       const FlowClassId id = active[i];

@@ -327,6 +327,25 @@ TEST(FlowSolver, RandomSequencesStayMaxMinFair) {
   }
 }
 
+// More constraints in one filling set than the solver scans (it keeps a heap then): still
+// max-min fair.
+TEST(FlowSolver, LargeFillingSetsAreMaxMinFair) {
+  RandomStream rng(99);
+  for (int trial = 0; trial < 3; ++trial) {
+    FlowSolver s;
+    std::vector<ConstraintId> cs;
+    for (int i = 0; i < 400; ++i) cs.push_back(s.add_constraint(rng.uniform(0.5, 5)));
+    std::vector<LiveFlow> flows;
+    for (int i = 0; i < 600; ++i) {
+      std::vector<FlowElement> els;
+      for (int j = 0; j < 3; ++j) els.push_back({cs[rng.uniform_int(cs.size())], 1.0});
+      flows.push_back({start1(s, els, 1e3, static_cast<uint64_t>(i)), els, FlowSolver::kUnbounded});
+    }
+    s.solve(Time::zero());
+    expect_max_min_fair(s, cs, flows, trial);
+  }
+}
+
 // A constraint that cannot saturate (two 1-unit links under a 10-unit one) does not couple its
 // classes: a start on one link re-solves only that link's classes. Once enough classes share
 // it to saturate it, it joins them all again, and when they leave it lets them go.

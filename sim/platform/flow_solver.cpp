@@ -28,6 +28,7 @@ ConstraintId FlowSolver::add_constraint(double capacity) {
   check_capacity(capacity);
   constraints_.push_back(Constraint{});
   constraints_.back().capacity = capacity;
+  constraints_.back().slack = capacity > 0;
   constraint_groups_.emplace_back(this);
   constraint_completion_pos_.push_back(-1);
   return static_cast<ConstraintId>(constraints_.size() - 1);
@@ -35,8 +36,11 @@ ConstraintId FlowSolver::add_constraint(double capacity) {
 
 void FlowSolver::set_capacity(ConstraintId c, double capacity) {
   check_capacity(capacity);
-  constraints_.at(c).capacity = capacity;
-  for (FlowClassId k : constraints_[c].active) mark_dirty(k);
+  Constraint& con = constraints_.at(c);
+  con.capacity = capacity;
+  // With classes, the next solve re-judges it (it is their constraint); without, judge it here.
+  if (con.active.empty()) con.slack = capacity > 0;
+  for (FlowClassId k : con.active) mark_dirty(k);
 }
 
 FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double bound) {
@@ -214,6 +218,33 @@ void FlowSolver::drop_cancelled_top(FlowClass& k) {
   }
 }
 
+// The rate of each member if the class had its constraints to itself, and the group that would
+// fix it: on a tie, the one progressive filling would pick (the bound, then the lowest id).
+double FlowSolver::alone_rate(const FlowClass& k, GroupId& g) const {
+  double rate = k.bound;
+  for (const FlowElement& e : k.elements) {
+    const double r = constraints_[e.constraint].capacity / (k.members * e.weight);
+    if (r < rate || (r == rate && !(g & kOwnGroup) && e.constraint < g)) {
+      rate = r;
+      g = e.constraint;
+    }
+  }
+  return rate;
+}
+
+// True when the constraint cannot saturate: every class on it at its ceiling leaves room. Rates
+// never exceed ceilings, so progressive filling would never pick it; the margin keeps rounding
+// in the filling's shares far from a tie with a constraint that does saturate.
+bool FlowSolver::is_slack(const Constraint& c, ConstraintId cid) const {
+  double most = 0;
+  for (FlowClassId id : c.active) {
+    const FlowClass& k = classes_[id];
+    for (const FlowElement& e : k.elements)
+      if (e.constraint == cid) most += k.members * e.weight * k.ceiling;
+  }
+  return most < c.capacity * (1 - 1e-9);
+}
+
 void FlowSolver::fix(FlowClassId id, double rate, GroupId g) {
   FlowClass& k = classes_[id];
   class_fixed_[id] = 1;
@@ -222,6 +253,7 @@ void FlowSolver::fix(FlowClassId id, double rate, GroupId g) {
   const double n = k.members;
   for (const FlowElement& e : k.elements) {
     Constraint& c = constraints_[e.constraint];
+    if (c.slack) continue;
     c.remaining -= n * e.weight * rate;
     c.demand -= n * e.weight;
     if (c.round != round_) {  // re-keyed once per round, in push_round_keys()
@@ -235,11 +267,69 @@ void FlowSolver::fix(FlowClassId id, double rate, GroupId g) {
 void FlowSolver::push_round_keys() {
   for (ConstraintId cid : round_touched_) {
     const Constraint& c = constraints_[cid];
-    if (c.demand > 0) fill_.set(cid, std::max(0.0, c.remaining) / c.demand);
-    else fill_.remove(cid);
+    if (c.demand > 0) fill_set(cid, std::max(0.0, c.remaining) / c.demand);
+    else fill_remove(cid);
   }
   round_touched_.clear();
   ++round_;
+}
+
+// Every constraint of the component that may saturate and has unfixed demand.
+void FlowSolver::fill_build() {
+  for (const auto& [share, cid] : fill_list_) constraints_[cid].fill_pos = -1;
+  fill_list_.clear();
+  fill_.clear();
+  for (ConstraintId cid : comp_constraints_) {
+    const Constraint& c = constraints_[cid];
+    if (!c.slack && c.demand > 0) fill_list_.emplace_back(c.remaining / c.demand, cid);
+  }
+  fill_scan_ = fill_list_.size() <= kFillScan;
+  if (fill_scan_) {
+    for (size_t i = 0; i < fill_list_.size(); ++i) constraints_[fill_list_[i].second].fill_pos = static_cast<int32_t>(i);
+    return;
+  }
+  for (const auto& [share, cid] : fill_list_) fill_.append(cid, share);
+  fill_list_.clear();
+  fill_.heapify();
+}
+
+void FlowSolver::fill_set(ConstraintId cid, double share) {
+  if (!fill_scan_) return fill_.set(cid, share);
+  int32_t& pos = constraints_[cid].fill_pos;
+  if (pos < 0) {
+    pos = static_cast<int32_t>(fill_list_.size());
+    fill_list_.emplace_back(share, cid);
+  } else {
+    fill_list_[static_cast<size_t>(pos)].first = share;
+  }
+}
+
+void FlowSolver::fill_remove(ConstraintId cid) {
+  if (!fill_scan_) return fill_.remove(cid);
+  int32_t& pos = constraints_[cid].fill_pos;
+  if (pos < 0) return;
+  const auto last = fill_list_.back();
+  fill_list_[static_cast<size_t>(pos)] = last;
+  constraints_[last.second].fill_pos = pos;
+  fill_list_.pop_back();
+  pos = -1;
+}
+
+// The smallest share and its constraint; kUnbounded when the set is empty.
+void FlowSolver::fill_top(double& share, ConstraintId& cid) const {
+  share = kUnbounded;
+  if (!fill_scan_) {
+    if (fill_.empty()) return;
+    share = fill_.top_key();
+    cid = fill_.top_id();
+    return;
+  }
+  if (fill_list_.empty()) return;
+  auto best = fill_list_.front();
+  for (const auto& e : fill_list_)
+    if (e.first < best.first || (e.first == best.first && e.second < best.second)) best = e;
+  share = best.first;
+  cid = best.second;
 }
 
 // Moves a class to the group solve() chose for it, keeping its service continuous.
@@ -250,7 +340,11 @@ void FlowSolver::regroup(FlowClassId id, int64_t now_ps) {
   if (k.group != kNoGroup) remove_from_group(id);
   k.group = k.next_group;
   Group& g = group(k.group);
-  advance_group(g, now_ps);
+  if (g.heap.empty()) {  // a fresh curve; solve() did not bring this group to now
+    g.service = 0;
+    g.last_ps = now_ps;
+    touched_groups_.push_back(k.group);
+  }
   k.s_base = s;
   k.g_base = g.service;
   place_in_group(id);
@@ -279,6 +373,10 @@ void FlowSolver::solve(Time now) {
     k.dirty = false;
     if (!k.live) continue;
     take_constraints(k);
+    if (k.members > 0) {
+      k.ceiling_group = kOwnGroup | id;
+      k.ceiling = alone_rate(k, k.ceiling_group);
+    }
     if (k.members > 0 && class_mark_[id] != epoch_) {
       class_mark_[id] = epoch_;
       comp_classes_.push_back(id);
@@ -293,9 +391,21 @@ void FlowSolver::solve(Time now) {
     }
   }
   released_seeds_.clear();
-  // The connected component: constraints <-> classes with members.
+  // The connected component: constraints that may saturate <-> classes with members. Only a seed
+  // can have changed whether it is slack (its classes' ceilings are the ones that moved); one
+  // that was not slack before still joins its classes, whose rates it may have held down.
+  const size_t seeds = comp_constraints_.size();
   for (size_t i = 0; i < comp_constraints_.size(); ++i) {
-    for (FlowClassId id : constraints_[comp_constraints_[i]].active) {
+    const ConstraintId cid = comp_constraints_[i];
+    Constraint& c = constraints_[cid];
+    if (i < seeds) {
+      const bool was_slack = c.slack;
+      c.slack = is_slack(c, cid);
+      if (was_slack && c.slack) continue;
+    } else if (c.slack) {
+      continue;
+    }
+    for (FlowClassId id : c.active) {
       if (class_mark_[id] == epoch_) continue;
       class_mark_[id] = epoch_;
       comp_classes_.push_back(id);
@@ -303,13 +413,17 @@ void FlowSolver::solve(Time now) {
     }
   }
   classes_solved_ += comp_classes_.size();
+  // Nothing left running here: every class of these constraints emptied, and so did their groups.
+  if (comp_classes_.empty()) return;
 
-  // Bring every group of the component to `now` under its old rate before rates change.
+  // Bring every group with classes to `now` under its old rate before rates change (an empty
+  // one starts its curve when a class joins it, in regroup()).
   for (ConstraintId cid : comp_constraints_) {
     Constraint& c = constraints_[cid];
     c.remaining = c.capacity;
     c.demand = 0;
     Group& g = constraint_groups_[cid];
+    if (g.heap.empty()) continue;
     advance_group(g, now_ps);
     g.lambda_before = g.lambda;
     touched_groups_.push_back(cid);
@@ -318,50 +432,40 @@ void FlowSolver::solve(Time now) {
   size_t unfixed = comp_classes_.size();
   for (FlowClassId id : comp_classes_) {
     FlowClass& k = classes_[id];
-    // A class's own group matters only if it is in it now or may enter it (a finite bound).
-    if (k.group == (kOwnGroup | id) || std::isfinite(k.bound)) {
+    if (k.group == (kOwnGroup | id)) {
       Group& own = own_groups_[id];
       advance_group(own, now_ps);
       own.lambda_before = own.lambda;
       touched_groups_.push_back(kOwnGroup | id);
     }
     class_fixed_[id] = 0;
-    // Fast path: a class alone on all of its constraints takes the smallest of them (or its
-    // bound) without entering the filling heap. A ring's hops are all like this.
+    // Fast path: a class alone on all of its constraints that may saturate takes the smallest
+    // of them (or its bound) without entering the filling heap. A ring's hops are all like this.
     bool alone = true;
-    double rate = k.bound;
-    GroupId g = kOwnGroup | id;
     for (const FlowElement& e : k.elements) {
       const Constraint& c = constraints_[e.constraint];
-      if (c.active.size() != 1) {
+      if (!c.slack && c.active.size() != 1) {
         alone = false;
         break;
-      }
-      const double r = c.capacity / (k.members * e.weight);
-      if (r < rate) {
-        rate = r;
-        g = e.constraint;
       }
     }
     if (alone) {
       class_fixed_[id] = 1;
-      k.next_group = g;
-      group(g).lambda = rate;
+      k.next_group = k.ceiling_group;
+      group(k.ceiling_group).lambda = k.ceiling;
       --unfixed;
       continue;
     }
-    for (const FlowElement& e : k.elements) constraints_[e.constraint].demand += k.members * e.weight;
+    for (const FlowElement& e : k.elements) {
+      Constraint& c = constraints_[e.constraint];
+      if (!c.slack) c.demand += k.members * e.weight;
+    }
     if (std::isfinite(k.bound)) bounded_.push_back(id);
   }
   std::sort(bounded_.begin(), bounded_.end(), [&](FlowClassId a, FlowClassId b) {
     return classes_[a].bound < classes_[b].bound || (classes_[a].bound == classes_[b].bound && a < b);
   });
-  fill_.clear();
-  for (ConstraintId cid : comp_constraints_) {
-    const Constraint& c = constraints_[cid];
-    if (c.demand > 0) fill_.append(cid, c.remaining / c.demand);
-  }
-  fill_.heapify();
+  fill_build();
 
   // Progressive filling: every unfixed class runs at the common level lambda; the constraint
   // with the smallest remaining/demand saturates first and fixes its classes (they join its
@@ -369,7 +473,9 @@ void FlowSolver::solve(Time now) {
   size_t next_bounded = 0;
   while (unfixed > 0) {
     while (next_bounded < bounded_.size() && class_fixed_[bounded_[next_bounded]]) ++next_bounded;
-    const double lambda_c = fill_.empty() ? kUnbounded : fill_.top_key();
+    double lambda_c;
+    ConstraintId cid = 0;
+    fill_top(lambda_c, cid);
     const double lambda_b = next_bounded < bounded_.size() ? classes_[bounded_[next_bounded]].bound : kUnbounded;
     if (lambda_b <= lambda_c) {
       if (!std::isfinite(lambda_b)) throw std::logic_error("FlowSolver: unconstrained class");
@@ -379,8 +485,7 @@ void FlowSolver::solve(Time now) {
       --unfixed;
       continue;
     }
-    const ConstraintId cid = fill_.top_id();
-    fill_.pop();
+    fill_remove(cid);
     const auto& active = constraints_[cid].active;  // fix() never changes active lists
     for (size_t i = 0; i < active.size(); ++i) {
       const FlowClassId id = active[i];

@@ -223,6 +223,41 @@ TEST(FlowSolver, RejectsBadInput) {
   EXPECT_THROW(s.start(k, 0, 1, Time::zero()), std::invalid_argument);
 }
 
+// The max-min optimality conditions, checked directly: no constraint over capacity, usage()
+// agrees, every flow has a positive rate and is either at its bound or on a saturated
+// constraint where no other flow gets more.
+struct LiveFlow {
+  FlowId id;
+  std::vector<FlowElement> els;
+  double bound;
+};
+
+void expect_max_min_fair(const FlowSolver& s, const std::vector<ConstraintId>& cs,
+                         const std::vector<LiveFlow>& flows, int trial) {
+  std::map<ConstraintId, double> used;
+  for (const LiveFlow& f : flows)
+    for (auto& e : f.els) used[e.constraint] += e.weight * s.rate(f.id);
+  for (ConstraintId c : cs) {
+    ASSERT_LE(used[c], s.capacity(c) * (1 + 1e-9)) << "trial " << trial;
+    ASSERT_NEAR(used[c], s.usage(c), 1e-9 * (1 + s.capacity(c))) << "trial " << trial;
+  }
+  for (size_t i = 0; i < flows.size(); ++i) {
+    const double r = s.rate(flows[i].id);
+    ASSERT_GT(r, 0) << "trial " << trial;
+    if (r >= flows[i].bound * (1 - 1e-9)) continue;  // at its bound
+    bool bottlenecked = false;
+    for (auto& e : flows[i].els) {
+      if (used[e.constraint] < s.capacity(e.constraint) * (1 - 1e-9)) continue;
+      bool is_max = true;
+      for (const LiveFlow& other : flows)
+        for (auto& e2 : other.els)
+          if (e2.constraint == e.constraint && s.rate(other.id) > r * (1 + 1e-9)) is_max = false;
+      if (is_max) bottlenecked = true;
+    }
+    ASSERT_TRUE(bottlenecked) << "trial " << trial << " flow " << i;
+  }
+}
+
 // Random systems: check the max-min optimality conditions directly.
 TEST(FlowSolver, RandomSystemsAreMaxMinFair) {
   RandomStream rng(12345);
@@ -231,8 +266,7 @@ TEST(FlowSolver, RandomSystemsAreMaxMinFair) {
     const int nc = 1 + static_cast<int>(rng.uniform_int(12));
     std::vector<ConstraintId> cs;
     for (int i = 0; i < nc; ++i) cs.push_back(s.add_constraint(rng.uniform(0.5, 20)));
-    struct F { FlowId id; std::vector<FlowElement> els; double bound; };
-    std::vector<F> flows;
+    std::vector<LiveFlow> flows;
     const int nf = 1 + static_cast<int>(rng.uniform_int(30));
     for (int i = 0; i < nf; ++i) {
       std::vector<FlowElement> els;
@@ -243,36 +277,112 @@ TEST(FlowSolver, RandomSystemsAreMaxMinFair) {
       flows.push_back({start1(s, els, 1e3, i, bound), els, bound});
     }
     // Also cancel a few, to exercise the swap-remove bookkeeping.
-    for (size_t i = 0; i < flows.size(); i += 7) s.cancel(flows[i].id, Time::zero());
+    std::vector<LiveFlow> live;
+    for (size_t i = 0; i < flows.size(); ++i) {
+      if (i % 7 == 0) s.cancel(flows[i].id, Time::zero());
+      else live.push_back(flows[i]);
+    }
     s.solve(Time::zero());
-    std::map<ConstraintId, double> used;
-    for (size_t i = 0; i < flows.size(); ++i) {
-      if (i % 7 == 0) continue;
-      for (auto& e : flows[i].els) used[e.constraint] += e.weight * s.rate(flows[i].id);
+    expect_max_min_fair(s, cs, live, trial);
+  }
+}
+
+// Sequences of starts, cancellations and capacity changes with a solve after each: constraints
+// move between slack and saturating as classes gain and lose members (a few large "HBM-like"
+// capacities are slack most of the time), and each solve must still be max-min fair.
+TEST(FlowSolver, RandomSequencesStayMaxMinFair) {
+  RandomStream rng(777);
+  for (int trial = 0; trial < 60; ++trial) {
+    FlowSolver s;
+    const int nc = 2 + static_cast<int>(rng.uniform_int(10));
+    std::vector<ConstraintId> cs;
+    for (int i = 0; i < nc; ++i) cs.push_back(s.add_constraint(rng.uniform01() < 0.3 ? rng.uniform(20, 60) : rng.uniform(0.5, 10)));
+    struct Cls { FlowClassId id; std::vector<FlowElement> els; double bound; };
+    std::vector<Cls> classes;
+    for (int k = 0; k < 8; ++k) {
+      std::vector<FlowElement> els;
+      for (int c = 0; c < nc; ++c)
+        if (rng.uniform01() < 0.35) els.push_back({cs[c], rng.uniform01() < 0.7 ? 1.0 : rng.uniform(0.2, 3)});
+      double bound = rng.uniform01() < 0.2 ? rng.uniform(0.1, 5) : FlowSolver::kUnbounded;
+      if (els.empty()) bound = rng.uniform(0.1, 5);
+      classes.push_back({s.make_class(els, bound), els, bound});
     }
-    for (ConstraintId c : cs) {
-      ASSERT_LE(used[c], s.capacity(c) * (1 + 1e-9)) << "trial " << trial;
-      ASSERT_NEAR(used[c], s.usage(c), 1e-9 * (1 + s.capacity(c))) << "trial " << trial;
-    }
-    for (size_t i = 0; i < flows.size(); ++i) {
-      if (i % 7 == 0) continue;
-      const double r = s.rate(flows[i].id);
-      ASSERT_GT(r, 0) << "trial " << trial;
-      if (r >= flows[i].bound * (1 - 1e-9)) continue;  // at its bound
-      bool bottlenecked = false;
-      for (auto& e : flows[i].els) {
-        if (used[e.constraint] < s.capacity(e.constraint) * (1 - 1e-9)) continue;
-        bool is_max = true;
-        for (size_t j = 0; j < flows.size(); ++j) {
-          if (j % 7 == 0) continue;
-          for (auto& e2 : flows[j].els)
-            if (e2.constraint == e.constraint && s.rate(flows[j].id) > r * (1 + 1e-9)) is_max = false;
-        }
-        if (is_max) bottlenecked = true;
+    std::vector<LiveFlow> live;
+    for (int step = 0; step < 40; ++step) {
+      const double u = rng.uniform01();
+      if (u < 0.55 || live.empty()) {
+        const Cls& k = classes[rng.uniform_int(classes.size())];
+        live.push_back({s.start(k.id, 100, static_cast<uint64_t>(step), Time::zero()), k.els, k.bound});
+      } else if (u < 0.9) {
+        const size_t i = rng.uniform_int(live.size());
+        ASSERT_TRUE(s.cancel(live[i].id, Time::zero()));
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+      } else {
+        const ConstraintId c = cs[rng.uniform_int(cs.size())];
+        s.set_capacity(c, rng.uniform01() < 0.5 ? s.capacity(c) * 4 : s.capacity(c) / 4);
       }
-      ASSERT_TRUE(bottlenecked) << "trial " << trial << " flow " << i;
+      s.solve(Time::zero());
+      expect_max_min_fair(s, cs, live, trial * 100 + step);
     }
   }
+}
+
+// More constraints in one filling set than the solver scans (it keeps a heap then): still
+// max-min fair.
+TEST(FlowSolver, LargeFillingSetsAreMaxMinFair) {
+  RandomStream rng(99);
+  for (int trial = 0; trial < 3; ++trial) {
+    FlowSolver s;
+    std::vector<ConstraintId> cs;
+    for (int i = 0; i < 400; ++i) cs.push_back(s.add_constraint(rng.uniform(0.5, 5)));
+    std::vector<LiveFlow> flows;
+    for (int i = 0; i < 600; ++i) {
+      std::vector<FlowElement> els;
+      for (int j = 0; j < 3; ++j) els.push_back({cs[rng.uniform_int(cs.size())], 1.0});
+      flows.push_back({start1(s, els, 1e3, static_cast<uint64_t>(i)), els, FlowSolver::kUnbounded});
+    }
+    s.solve(Time::zero());
+    expect_max_min_fair(s, cs, flows, trial);
+  }
+}
+
+// A constraint that cannot saturate (two 1-unit links under a 10-unit one) does not couple its
+// classes: a start on one link re-solves only that link's classes. Once enough classes share
+// it to saturate it, it joins them all again, and when they leave it lets them go.
+TEST(FlowSolver, SlackConstraintsDoNotCouple) {
+  FlowSolver s;
+  const ConstraintId hbm = s.add_constraint(10);
+  std::vector<ConstraintId> links;
+  std::vector<FlowClassId> cls;
+  for (int i = 0; i < 12; ++i) {
+    links.push_back(s.add_constraint(1));
+    cls.push_back(s.make_class(std::vector<FlowElement>{{links[i], 1}, {hbm, 1}}));
+  }
+  std::vector<FlowId> f;
+  for (int i = 0; i < 9; ++i) f.push_back(s.start(cls[i], 1e3, i, Time::zero()));
+  s.solve(Time::zero());
+  for (int i = 0; i < 9; ++i) EXPECT_DOUBLE_EQ(s.rate(f[i]), 1);
+  uint64_t before = s.classes_solved();
+  f.push_back(s.start(cls[0], 1e3, 100, Time::zero()));  // class 0 now has two members
+  s.solve(Time::zero());
+  EXPECT_EQ(s.classes_solved() - before, 1u);
+  EXPECT_DOUBLE_EQ(s.rate(f[0]), 0.5);
+  EXPECT_DOUBLE_EQ(s.rate(f[1]), 1);
+  // Classes 9, 10, 11: twelve classes of ceiling 1 on 10 units, so the shared one saturates.
+  for (int i = 9; i < 12; ++i) f.push_back(s.start(cls[i], 1e3, i, Time::zero()));
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(f[0]), 0.5);  // still held by its link at 1/2 per member
+  EXPECT_DOUBLE_EQ(s.rate(f[9]), 0.5);
+  for (size_t i = 1; i < f.size(); ++i) {
+    if (i != 9) {
+      EXPECT_NEAR(s.rate(f[i]), 9.0 / 11, 1e-12) << i;  // the 10 units less class 0's 1
+    }
+  }
+  EXPECT_NEAR(s.usage(hbm), 10, 1e-9);
+  // Three leave: the shared constraint is slack again and every link runs full.
+  for (size_t i = f.size() - 3; i < f.size(); ++i) s.cancel(f[i], Time::zero());
+  s.solve(Time::zero());
+  for (int i = 1; i < 9; ++i) EXPECT_DOUBLE_EQ(s.rate(f[i]), 1) << i;
 }
 
 }  // namespace

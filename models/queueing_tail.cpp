@@ -36,14 +36,27 @@ double slo_attainment_gd1(double rate_per_s, double ca2, double service_s, doubl
   return md1_wait_cdf(rate_per_s, service_s, (slo_s - service_s) / ca2);
 }
 
-double largest_service_meeting(double rate_per_s, double ca2, double slo_s, double target) {
+double largest_service_meeting(double rate_per_s, double ca2, double slo_s, double target, double idle_wait_s) {
+  const auto meets = [&](double d) {
+    const double p_idle = std::max(0.0, 1 - rate_per_s * d);
+    return slo_attainment_gd1(rate_per_s, ca2, d, slo_s - p_idle * idle_wait_s) >= target;
+  };
   double lo = 0, hi = slo_s;
-  if (slo_attainment_gd1(rate_per_s, ca2, hi, slo_s) >= target) return hi;
+  if (meets(hi)) return hi;
   while (hi - lo > 1e-4 * slo_s) {
     const double mid = 0.5 * (lo + hi);
-    (slo_attainment_gd1(rate_per_s, ca2, mid, slo_s) >= target ? lo : hi) = mid;
+    (meets(mid) ? lo : hi) = mid;
   }
   return lo;
+}
+
+double time_weighted_wait_s(std::span<const double> d, std::span<const double> w) {
+  double time = 0, weighted = 0;
+  for (size_t i = 0; i < d.size(); ++i) {
+    time += d[i];
+    weighted += d[i] * w[i];
+  }
+  return time > 0 ? weighted / time : 0;
 }
 
 ArrivalLoad arrival_load(std::span<const double> a) {

@@ -53,6 +53,32 @@ TEST(QueueingTail, LargestServiceMeetingIsTheEdgeOfTheTarget) {
   EXPECT_DOUBLE_EQ(largest_service_meeting(0, 1, slo, 0.99), slo);
 }
 
+// Residual life by hand: jobs of 1 and 3 s back to back; an instant falls in the 3 s job with
+// probability 3/4 and then waits 1.5 s on average: (1·0.5 + 3·1.5) / 4 = 1.25 = E[d²] / (2 E[d]).
+TEST(QueueingTail, TimeWeightedWaitIsTheResidualLife) {
+  const std::vector<double> d{1, 3};
+  EXPECT_DOUBLE_EQ(time_weighted_wait_s(d, std::vector<double>{0.5, 1.5}), 1.25);
+  EXPECT_DOUBLE_EQ(time_weighted_wait_s(d, std::vector<double>{0, 1.5}), 1.125);  // the 1 s job in no one's way
+  EXPECT_EQ(time_weighted_wait_s({}, {}), 0);
+}
+
+TEST(QueueingTail, AnIdleWaitShrinksTheSloByItsShareOfIdleArrivals) {
+  const double slo = 4e-3, v = 0.5e-3;
+  // No load: every request finds the queue empty, so it waits v and D* = SLO − v.
+  const double alone = largest_service_meeting(0, 1, slo, 0.99, v);
+  EXPECT_LE(alone, slo - v);
+  EXPECT_GT(alone, slo - v - 1e-4 * slo);
+  // At 250 req/s only the 1 − λ·D* of requests that find it empty wait: D* is the edge of the
+  // target against the SLO less (1 − λ·D*)·v, below the D* without the wait.
+  const double lambda = 250;
+  const double d = largest_service_meeting(lambda, 1, slo, 0.99, v);
+  const auto attained = [&](double x) { return slo_attainment_gd1(lambda, 1, x, slo - (1 - lambda * x) * v); };
+  EXPECT_GE(attained(d), 0.99);
+  EXPECT_LT(attained(d + 2e-4 * slo), 0.99);
+  EXPECT_LT(d, largest_service_meeting(lambda, 1, slo, 0.99));
+  EXPECT_GT(d, largest_service_meeting(lambda, 1, slo - v, 0.99));  // less than the whole v is paid
+}
+
 TEST(QueueingTail, ArrivalLoadOfEvenAndPoissonArrivals) {
   const std::vector<double> even{0, 0.01, 0.02, 0.03, 0.04};
   const ArrivalLoad e = arrival_load(even);

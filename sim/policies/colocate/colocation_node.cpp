@@ -47,7 +47,8 @@ void ColocationNode::start(std::span<const Time> ls_arrivals) {
   if (setup_.record_kernels) request_activities_.assign(arrivals_.size(), {});
   std::vector<double> arrivals_s;
   for (Time t : arrivals_) arrivals_s.push_back(t.to_seconds());
-  policy_.plan({setup_.ls_kernels, setup_.ls_slo, setup_.slo_target, arrival_load(arrivals_s), setup_.be_resident_bytes});
+  policy_.plan({setup_.ls_kernels, setup_.ls_slo, setup_.slo_target, arrival_load(arrivals_s), setup_.be_resident_bytes,
+                setup_.be_kernels});
   policy_.setup(platform_, setup_.gpu);
   if (!arrivals_.empty()) platform_.call_at(arrivals_[0], *this, make_tag(0, 0));
   try_be();

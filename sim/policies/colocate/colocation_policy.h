@@ -58,6 +58,7 @@ struct ColocationTenants {
   double slo_target = 0.99;  // the share of LS requests that must meet ls_slo
   ArrivalLoad ls_load;       // the LS arrivals' rate and burstiness (models/queueing_tail.h)
   double be_resident_bytes = 0;  // BE's tensors in HBM (what a channel colour taken from BE moves)
+  std::span<const ColocationKernel> be_kernels;  // one BE work unit
 };
 
 struct ColocationGpu {

@@ -122,7 +122,7 @@ TEST(Colocation, SgdrcAllocationIsTheFewestTpcsThenColoursMeetingTheSloWithQueue
     Engine engine;
     SimPlatform platform(engine, test_machines::one_h200());
     SgdrcColocation sgdrc;
-    sgdrc.plan({s.ls_kernels, slo, target, {rate, 1.0}, 0});
+    sgdrc.plan({s.ls_kernels, slo, target, {rate, 1.0}, 0, {}});
     sgdrc.setup(platform, s.gpu);
     return std::make_pair(sgdrc.allocation(), sgdrc.latency_budget_s());
   };
@@ -147,6 +147,28 @@ TEST(Colocation, SgdrcAllocationIsTheFewestTpcsThenColoursMeetingTheSloWithQueue
   EXPECT_FALSE(tight.meets);
   EXPECT_EQ(tight.tpcs, 65);
   EXPECT_EQ(tight.colours, 7);
+}
+
+// The wait of a request that finds LS idle, by hand: BE's kernels are pure memory traffic on the
+// 130 SMs LS leaves it (1 ms and 2 ms at 4.8 TB/s) and one on 20 SMs (1 ms), which stays clear of
+// the 40 SMs of LS's first kernel. A random instant waits the residual of the kernel it falls in
+// when that kernel is in the way: (1·0.5 + 2·1 + 1·0) / 4 = 0.625 ms. With no load every request
+// finds LS idle, so the budget is the SLO less that wait.
+TEST(Colocation, SgdrcBudgetCountsTheBeKernelInFlight) {
+  const GpuPartitioning parts = test_machines::h200_partitioning();
+  ColocationSetup s = setup_for(parts);
+  s.be_kernels = {{"be/1ms", {0, 4.8e9, 264, 1}}, {"be/2ms", {0, 9.6e9, 264, 1}}, {"be/small", {0, 4.8e9, 20, 1}}};
+  Engine engine;
+  SimPlatform platform(engine, test_machines::one_h200());
+  SgdrcColocation sgdrc;
+  sgdrc.plan({s.ls_kernels, Time::ms(5), 0.99, {0, 1.0}, 0, s.be_kernels});
+  sgdrc.setup(platform, s.gpu);
+  double wait = -1;
+  for (const auto& [k, v] : sgdrc.stats())
+    if (k == "ls_idle_wait_s") wait = v;
+  EXPECT_NEAR(wait, 0.625e-3, 1e-12);
+  EXPECT_LE(sgdrc.latency_budget_s(), 5e-3 - 0.625e-3);
+  EXPECT_GT(sgdrc.latency_budget_s(), 5e-3 - 0.625e-3 - 5e-7);
 }
 
 // SGDRC runs each LS kernel on its allocation: ls/a on the one TPC (2 of its 40 SMs: 20x its solo

@@ -16,6 +16,26 @@ void SgdrcColocation::plan(const ColocationTenants& tenants) {
   slo_target_ = tenants.slo_target;
   ls_load_ = tenants.ls_load;
   be_resident_bytes_ = tenants.be_resident_bytes;
+  be_kernels_.clear();
+  for (const ColocationKernel& k : tenants.be_kernels) be_kernels_.push_back(k.shape);
+}
+
+double SgdrcColocation::ls_idle_wait_s(const GpuPartitioning& g, const DeviceRates& d) const {
+  // While LS is idle BE runs back to back on all TPCs but LS's one; a request's first kernel
+  // waits for the BE kernel in flight when that kernel holds TPCs it takes (counted with the
+  // first kernel's TPCs before the allocation caps them: an upper bound).
+  if (ls_kernels_.empty()) return 0;
+  const int be_free = d.sms - g.sms_per_tpc;
+  const int ls_first = std::min(round_to_tpcs(g, ls_kernels_.front().sm_need()), be_free);
+  std::vector<double> durations, waits;
+  for (const KernelShape& k : be_kernels_) {
+    const int sms = std::min(k.sm_need(), be_free);
+    durations.push_back(kernel_time_s(k, d, sms, 1.0));
+    const bool in_the_way = sms > d.sms - ls_first;
+    const double wait = eviction_ == SgdrcEviction::kernel ? durations.back() / 2 : kernel_block_s(k, d, sms);
+    waits.push_back(in_the_way ? wait : 0);
+  }
+  return time_weighted_wait_s(durations, waits);
 }
 
 void SgdrcColocation::setup(Platform& platform, const ColocationGpu& gpu) {
@@ -23,7 +43,8 @@ void SgdrcColocation::setup(Platform& platform, const ColocationGpu& gpu) {
   const GpuPartitioning& g = *gpu.partitioning;
   const int tpc = g.sms_per_tpc;
   const LatencyProfile profile = latency_profile(ls_kernels_, gpu.rates, tpc, g.channel_colours);
-  budget_s_ = largest_service_meeting(ls_load_.rate_per_s, ls_load_.ca2, ls_slo_s_, slo_target_);
+  idle_wait_s_ = ls_idle_wait_s(g, gpu.rates);
+  budget_s_ = largest_service_meeting(ls_load_.rate_per_s, ls_load_.ca2, ls_slo_s_, slo_target_, idle_wait_s_);
   allocation_ = fewest_meeting(profile, budget_s_, profile.tpcs - 1,
                                std::max(1, g.channel_colours - 1));
   ls_max_sms_ = std::min(allocation_.tpcs * tpc, gpu.rates.sms - tpc);
@@ -125,6 +146,7 @@ std::vector<std::pair<std::string, double>> SgdrcColocation::stats() const {
           {"ls_colours", allocation_.colours},
           {"ls_profiled_latency_s", allocation_.latency_s},
           {"ls_latency_budget_s", budget_s_},
+          {"ls_idle_wait_s", idle_wait_s_},
           {"ls_rate_per_s", ls_load_.rate_per_s},
           {"ls_arrival_ca2", ls_load_.ca2},
           {"allocation_meets_budget", allocation_.meets ? 1.0 : 0.0},

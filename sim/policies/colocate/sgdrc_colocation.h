@@ -7,8 +7,13 @@
 //    SLO for `slo_target` of the requests once queueing at the LS load is counted: requests are
 //    served one at a time in L, so L may be at most the largest service time D with
 //    P(W + D <= SLO) >= slo_target for a G/D/1 queue at the arrivals' rate and burstiness
-//    (models/queueing_tail.h: M/D/1, c_a²-scaled). At most all TPCs but one and all colours but
-//    one (BE keeps one of each). If none meets it, LS gets that maximum.
+//    (models/queueing_tail.h: M/D/1, c_a²-scaled). A request that finds LS idle first waits for
+//    the BE kernel in flight on the TPCs its first kernel takes (eviction, below): the mean of
+//    that wait over an arrival instant, E[V] = Σ d_i·w_i / Σ d_i over BE's kernels of duration
+//    d_i on the BE partition (w_i = d_i / 2, the residual, at kernel boundaries: E[d²] / (2 E[d]);
+//    one wave of blocks at block boundaries), weighted by P(idle) = 1 − λ·L, is taken off the
+//    SLO (ls_idle_wait_s). At most all TPCs but one and all colours but one (BE keeps one of
+//    each). If none meets it, LS gets that maximum.
 //  * Tidal masks, per LS kernel: LS takes the TPCs its kernel can fill (SM need rounded up to
 //    whole TPCs) up to its allocation; BE gets the rest at its next launch.
 //  * Colours go to LS only while BE contends for bandwidth: when an LS kernel starts (or a BE
@@ -74,13 +79,16 @@ class SgdrcColocation final : public ColocationPolicy, private CompletionListene
   void on_complete(uint64_t) override {}  // a migration copy: nothing waits for it
   void resize(Platform& platform, int ls_sms, int ls_colours);
   int colours_for(const KernelShape& ls, int ls_sms, const KernelShape* be, int be_sms) const;
+  double ls_idle_wait_s(const GpuPartitioning& g, const DeviceRates& d) const;
 
   SgdrcEviction eviction_;
   double slo_target_ = 0.99;
   ArrivalLoad ls_load_;
   double budget_s_ = 0;
+  double idle_wait_s_ = 0;  // E[V]: an idle LS's wait for the BE kernel in flight (header comment)
   ColocationGpu gpu_;
   std::vector<KernelShape> ls_kernels_;
+  std::vector<KernelShape> be_kernels_;
   double ls_slo_s_ = 0;
   double be_resident_bytes_ = 0;
   ProfileChoice allocation_;

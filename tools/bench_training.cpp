@@ -95,7 +95,9 @@ int TrainingBench::run() const {
                       fmt::format("{:.1f}", r.summary.at("tflops_per_gpu").get<double>()),
                       fmt::format("{}", r.summary.at("step_tasks").get<uint64_t>()), format_seconds(wall.elapsed_s()),
                       format_seconds(cpu_s), growth, fmt::format("{:.0f}", peak_rss_mib())});
-      std::fflush(stdout);
+      // Large points take minutes: each is reported as it finishes.
+      std::fprintf(stderr, "bench training: %s, %s GPUs: %s CPU, %s wall\n", sc.name.c_str(), rows.back()[2].c_str(),
+                   rows.back()[8].c_str(), rows.back()[7].c_str());
     }
   }
   std::fputs(format_table({"scenario", "hardware", "GPUs", "dp", "step s", "TFLOP/s/GPU", "step tasks", "wall", "CPU",

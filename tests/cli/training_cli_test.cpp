@@ -170,6 +170,20 @@ TEST(TrainingCli, MoeLayoutErrorsPointAtTheKey) {
   EXPECT_NE(r.output.find("expert parallelism needs MoE layers"), std::string::npos) << r.output;
 }
 
+// `bench training --gpus`: the scenario grown by data parallelism (dp = GPUs / tp·pp, 4 GPUs per
+// replica here), one row per point; a count the layout cannot take is exit 2.
+TEST(TrainingCli, BenchGrowsTheScenarioByDataParallelism) {
+  const Result r = run("bench training --scenario " + kSmallMoe + " --gpus 32 --gpus 64");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("training-small-moe  dgx-a100    32   8"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("training-small-moe  dgx-a100    64  16"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("GPUs^"), std::string::npos) << r.output;
+  const Result bad = run("bench training --scenario " + kSmallMoe + " --gpus 40");
+  EXPECT_EQ(bad.code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("40 GPUs for 'training-small-moe': not a multiple of 8 GPUs per node"), std::string::npos)
+      << bad.output;
+}
+
 // The two training paths on one step: --chakra-out writes the chosen step's every rank as ETs,
 // `kind: chakra` replays them on the same machine; the step time is the same, exactly (both run
 // the same per-GPU kernels and fabric traffic, every_rank_step.h; simulated time is integer ticks).

@@ -122,7 +122,8 @@ std::vector<TrainingLayout> candidate_layouts(const TrainingConfig& c) {
     if (c.pp > 1) {
       schedules.push_back({PipelineSchedule::gpipe, 1});
       for (int64_t v = 2; v <= c.virtual_stages; ++v)
-        if (c.model.layers % (c.pp * v) == 0) schedules.push_back({PipelineSchedule::interleaved, v});
+        if (c.model.layers % (c.pp * v) == 0 && (c.model.layers / (c.pp * v)) % c.model.moe.every == 0)
+          schedules.push_back({PipelineSchedule::interleaved, v});
     }
   } else {
     schedules.push_back({c.schedule, c.schedule == PipelineSchedule::interleaved ? c.virtual_stages : 1});
@@ -222,6 +223,11 @@ Result run_training(const Scenario& sc, const ExperimentContext& ctx) {
   s["model"] = {{"layers", c.model.layers}, {"hidden", c.model.hidden}, {"heads", c.model.heads},
                 {"seq_len", c.model.seq_len}, {"vocab", c.model.vocab}, {"parameters", model_parameters(c.model)}};
   s["parallel"] = {{"tp", c.tp}, {"pp", c.pp}, {"dp", c.dp}};
+  if (c.model.moe.experts > 0) {
+    s["model"]["moe"] = {{"experts", c.model.moe.experts}, {"top_k", c.model.moe.top_k}, {"every", c.model.moe.every},
+                         {"capacity_factor", c.model.moe.capacity_factor}};
+    s["parallel"]["ep"] = c.ep;
+  }
   s["gpus"] = c.tp * c.pp * c.dp;
   s["gpu_model"] = gpu.model;
   s["global_batch"] = c.global_batch;
@@ -259,6 +265,7 @@ Result run_training(const Scenario& sc, const ExperimentContext& ctx) {
                       {"optimizer_bytes", mem.optimizer_bytes},
                       {"activations_bytes", mem.activations_bytes},
                       {"memory_bytes", mem.total_bytes()}});
+    if (c.model.moe.experts > 0) stages.back()["expert_parameters"] = mem.expert_parameters;
   }
   if (candidates.size() > 1) s["layout_search"] = search;
   r.timing = timing_json(clock.elapsed_s(), m.step_time_s);

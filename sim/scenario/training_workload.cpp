@@ -1,6 +1,8 @@
 // File: sim/scenario/training_workload.cpp
 #include "sim/scenario/training_workload.h"
 
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "sim/scenario/config_fields.h"
@@ -26,7 +28,7 @@ void read_training_workload(const ConfigNode& workload, const std::string& path,
   TrainingConfig& c = w.config;
 
   const ConfigNode& model_node = f.required("model");
-  const MapFields m(model_node, f.path_of("model"), {"layers", "hidden", "heads", "seq_len", "vocab"});
+  const MapFields m(model_node, f.path_of("model"), {"layers", "hidden", "heads", "seq_len", "vocab", "moe"});
   c.model.layers = positive_int(m, "layers", 10'000);
   c.model.hidden = positive_int(m, "hidden", 1'000'000);
   c.model.heads = positive_int(m, "heads", 100'000);
@@ -36,11 +38,36 @@ void read_training_workload(const ConfigNode& workload, const std::string& path,
     fail_at(m.required("heads"), m.path_of("heads"),
             fmt::format("'{}': hidden {} is not divisible by heads {}", m.path_of("heads"), c.model.hidden, c.model.heads));
 
+  const ConfigNode* moe_node = m.optional("moe");
+  std::optional<MapFields> moe;
+  if (moe_node != nullptr) {
+    moe.emplace(*moe_node, m.path_of("moe"), std::initializer_list<std::string_view>{"experts", "top_k", "every", "capacity_factor"});
+    MoeConfig& e = c.model.moe;
+    e.experts = read_integer_in(moe->required("experts"), moe->path_of("experts"), 2, 1'000'000);
+    if (const ConfigNode* k = moe->optional("top_k")) e.top_k = read_integer_in(*k, moe->path_of("top_k"), 1, e.experts);
+    if (const ConfigNode* n = moe->optional("every")) e.every = read_integer_in(*n, moe->path_of("every"), 1, c.model.layers);
+    if (const ConfigNode* cf = moe->optional("capacity_factor")) e.capacity_factor = read_positive(*cf, moe->path_of("capacity_factor"));
+  }
+
   const ConfigNode& parallel_node = f.required("parallel");
-  const MapFields p(parallel_node, f.path_of("parallel"), {"tp", "pp", "dp"});
+  const MapFields p(parallel_node, f.path_of("parallel"), {"tp", "pp", "dp", "ep"});
   c.tp = positive_int(p, "tp", 1'000'000);
   c.pp = positive_int(p, "pp", 1'000'000);
   c.dp = positive_int(p, "dp", 1'000'000);
+  if (const ConfigNode* ep = p.optional("ep")) {
+    c.ep = read_integer_in(*ep, p.path_of("ep"), 1, 1'000'000);
+    if (moe_node == nullptr)
+      fail_at(*ep, p.path_of("ep"), fmt::format("'{}': expert parallelism needs MoE layers (model.moe)", p.path_of("ep")));
+    // Megatron-Core's rule before MoE parallel folding: EP groups are carved out of the DP group.
+    if (c.dp % c.ep != 0)
+      fail_at(*ep, p.path_of("ep"),
+              fmt::format("'{}': ep {} does not divide parallel.dp {} (the experts are split over data-parallel "
+                          "replicas, as Megatron-Core and DeepSpeed-MoE require)",
+                          p.path_of("ep"), c.ep, c.dp));
+    if (c.model.moe.experts % c.ep != 0)
+      fail_at(*ep, p.path_of("ep"),
+              fmt::format("'{}': ep {} does not divide model.moe.experts {}", p.path_of("ep"), c.ep, c.model.moe.experts));
+  }
   const int64_t gpus = c.tp * c.pp * c.dp;
   const int64_t cluster = cluster_gpu_count(scenario.hardware);
   if (gpus > cluster)
@@ -56,6 +83,10 @@ void read_training_workload(const ConfigNode& workload, const std::string& path,
   divides(m, "heads", c.model.heads, c.tp, "parallel.tp");
   divides(m, "vocab", c.model.vocab, c.tp, "parallel.tp");
   divides(m, "layers", c.model.layers, c.pp, "parallel.pp");
+  if (moe && (c.model.layers / c.pp) % c.model.moe.every != 0)
+    fail_at(moe->required("every"), moe->path_of("every"),
+            fmt::format("'{}': a stage's {} layers (layers / pp) are not a multiple of every {}", moe->path_of("every"),
+                        c.model.layers / c.pp, c.model.moe.every));
 
   c.global_batch = positive_int(f, "global_batch", 100'000'000);
   divides(f, "global_batch", c.global_batch, c.dp, "parallel.dp");
@@ -96,6 +127,10 @@ void read_training_workload(const ConfigNode& workload, const std::string& path,
       fail_at(at, at_path,
               fmt::format("'{}': layers {} are not divisible by pp · virtual_stages = {}", at_path, c.model.layers,
                           c.pp * c.virtual_stages));
+    if (moe && (c.model.layers / (c.pp * c.virtual_stages)) % c.model.moe.every != 0)
+      fail_at(at, at_path,
+              fmt::format("'{}': a model chunk's {} layers are not a multiple of model.moe.every {}", at_path,
+                          c.model.layers / (c.pp * c.virtual_stages), c.model.moe.every));
     if (c.micro_batch > 0 && (c.global_batch / (c.dp * c.micro_batch)) % c.pp != 0)
       fail_at(at, at_path,
               fmt::format("'{}': interleaving needs the micro-batches per replica ({}) to be a multiple of pp {}",

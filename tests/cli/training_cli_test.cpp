@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <tuple>
 
 #include "tests/support/cli_harness.h"
 
@@ -20,6 +21,7 @@ namespace {
 using namespace parallax::cli_test;
 
 const std::string kSmall = (kSource / "tests/data/training/small.yaml").string();
+const std::string kSmallMoe = (kSource / "tests/data/training/small-moe.yaml").string();
 
 nlohmann::json run_small(const std::string& name, const std::string& sets = "") {
   const fs::path out = fresh_temp_dir("parallax_training_cli", name);
@@ -113,6 +115,73 @@ TEST(TrainingCli, LayoutErrorsNameTheKey) {
     EXPECT_EQ(r.code, 2) << set << ": " << r.output;
     EXPECT_NE(r.output.find(expect), std::string::npos) << set << ": " << r.output;
   }
+}
+
+// Mixture of experts: the summary names the MoE layout, its FLOPs count the experts, and the
+// reduced step's time is what `kind: chakra` replays from every rank (each EP block's all-to-alls
+// on its own GPUs, the expert gradients on the replicas that hold the experts), exactly.
+TEST(TrainingCli, MoeStepReportsItsExpertsAndReplaysExactly) {
+  const fs::path dir = fresh_temp_dir("parallax_training_cli", "moe");
+  const fs::path ets = dir / "ets";
+  const Result w = run("run " + kSmallMoe + " --quiet --out " + (dir / "training").string() + " --chakra-out " + ets.string());
+  ASSERT_EQ(w.code, 0) << w.output;
+  const nlohmann::json t = nlohmann::json::parse(slurp(dir / "training" / "summary.json"));
+  EXPECT_EQ(t.at("parallel").at("ep"), 4);
+  EXPECT_EQ(t.at("model").at("moe").at("experts"), 8);
+  // Per GPU: 2 MoE layers × 8/4 experts × (8h² + 5h) / tp 4.
+  const double h = 2048;
+  EXPECT_NEAR(t.at("stages")[0].at("expert_parameters").get<double>(), 2 * 2 * (8 * h * h + 5 * h) / 4, 1);
+  // Step FLOPs: the dense model's plus, per MoE layer, one more expert FFN and the router.
+  const double B = 16, s = 1024, V = 51200, L = 4;
+  const double expected = 3 * (L * (24 * B * s * h * h + 4 * B * s * s * h) + 2 * (16 * B * s * h * h + 2 * B * s * h * 8) +
+                               2 * B * s * h * V) + L * 4 * B * s * s * h;  // + selective recomputation
+  EXPECT_NEAR(t.at("flops_per_step").get<double>() / expected, 1.0, 1e-12);
+  const fs::path replay = dir / "replay.yaml";
+  std::ofstream(replay) << "name: replay\nseed: 1\nhardware: {preset: dgx-a100, nodes: 4}\n"
+                        << "workload: {kind: chakra, trace: " << ets.string() << "}\n";
+  const Result c = run("run " + replay.string() + " --quiet --out " + (dir / "chakra").string());
+  ASSERT_EQ(c.code, 0) << c.output;
+  const nlohmann::json k = nlohmann::json::parse(slurp(dir / "chakra" / "summary.json"));
+  EXPECT_EQ(k.at("step_time_s").get<double>(), t.at("step_time_s").get<double>());
+}
+
+// Expert layouts the reader refuses: exit 2 at the offending key's line and column.
+TEST(TrainingCli, MoeLayoutErrorsPointAtTheKey) {
+  const fs::path dir = fresh_temp_dir("parallax_training_cli", "moe-errors");
+  const std::string yaml = slurp(kSmallMoe);
+  for (const auto& [from, to, where, expect] : std::initializer_list<std::tuple<std::string, std::string, std::string, std::string>>{
+           {"ep: 4}", "ep: 3}", ":17:39:", "ep 3 does not divide parallel.dp 8"},
+           {"experts: 8,", "experts: 6,", ":17:39:", "ep 4 does not divide model.moe.experts 6"},
+           {"every: 2,", "every: 3,", ":16:40:", "a stage's 4 layers (layers / pp) are not a multiple of every 3"},
+           {"top_k: 2,", "top_k: 9,", ":16:30:", "'workload.model.moe.top_k' must be at most 8"},
+           {"capacity_factor: 1.25", "capacity: 1.25", ":16:43:", "unknown key 'workload.model.moe.capacity'"}}) {
+    std::string bad = yaml;
+    bad.replace(bad.find(from), from.size(), to);
+    const fs::path file = dir / "bad.yaml";
+    std::ofstream(file) << bad;
+    const Result r = run("run " + file.string() + " --quiet");
+    EXPECT_EQ(r.code, 2) << to << ": " << r.output;
+    EXPECT_NE(r.output.find(file.string() + where), std::string::npos) << to << ": " << r.output;
+    EXPECT_NE(r.output.find(expect), std::string::npos) << to << ": " << r.output;
+  }
+  // Expert parallelism on a dense model.
+  const Result r = run("run " + kSmall + " --quiet --set workload.parallel.ep=2");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("expert parallelism needs MoE layers"), std::string::npos) << r.output;
+}
+
+// `bench training --gpus`: the scenario grown by data parallelism (dp = GPUs / tp·pp, 4 GPUs per
+// replica here), one row per point; a count the layout cannot take is exit 2.
+TEST(TrainingCli, BenchGrowsTheScenarioByDataParallelism) {
+  const Result r = run("bench training --scenario " + kSmallMoe + " --gpus 32 --gpus 64");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("training-small-moe  dgx-a100    32   8"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("training-small-moe  dgx-a100    64  16"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("GPUs^"), std::string::npos) << r.output;
+  const Result bad = run("bench training --scenario " + kSmallMoe + " --gpus 40");
+  EXPECT_EQ(bad.code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("40 GPUs for 'training-small-moe': not a multiple of 8 GPUs per node"), std::string::npos)
+      << bad.output;
 }
 
 // The two training paths on one step: --chakra-out writes the chosen step's every rank as ETs,

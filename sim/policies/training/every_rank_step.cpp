@@ -50,13 +50,23 @@ TrainingStep every_rank_step(const TrainingStep& reduced, const TrainingConfig& 
     const StepTask& task = in.tasks[n];
     const double exposed = reduced.tp_exposed_s[n];
     if (task.kind == StepTask::Kind::collective) {
-      const bool in_replica0 = std::all_of(task.group.begin(), task.group.end(),
-                                           [&](int m) { return m % per_stage < t; });
-      for (int j = 0; j < (in_replica0 ? d : 1); ++j) {
+      // Members in replicas 0 .. w-1 exactly (a TP group of replica 0, an EP group): run by every
+      // block of w replicas on its own members; otherwise (spanning the dp or expert-dp replicas)
+      // one task.
+      int w = 0;
+      std::vector<bool> seen(static_cast<size_t>(d), false);
+      for (int m : task.group) {
+        const int j = m % per_stage / t;
+        seen[static_cast<size_t>(j)] = true;
+        w = std::max(w, j + 1);
+      }
+      const bool block = d % w == 0 && std::all_of(seen.begin(), seen.begin() + w, [](bool b) { return b; });
+      const int blocks = block ? d / w : 1;
+      for (int q = 0; q < blocks; ++q) {
         StepTask c = task;
-        if (in_replica0) {
-          for (int& m : c.group) m += t * j;
-          if (d > 1) c.label = fmt::format("{}.dp{}", task.label, j);
+        if (blocks > 1) {
+          for (int& m : c.group) m += t * w * q;
+          c.label = fmt::format("{}.dp{}", task.label, w * q);
         }
         c.deps = collective_deps(task, c.group);
         copies[n].push_back(emit(std::move(c), exposed));

@@ -4,9 +4,10 @@
 // them. From the reduced graph, with rank = i + t·(j + d·s) (TP rank i, replica j, stage s):
 //   a compute or send task of a stage's representative (i = j = 0) becomes one per (i, j), on
 //   rank i + t·(j + d·s) (a send to the same (i, j) of the peer stage);
-//   a collective whose members all lie in replica 0 (the tied-embedding all-reduce) is run by
-//   every replica j on its members + t·j; one spanning the replicas (the DP gradient collectives,
-//   the parameter all-gather) stays one task;
+//   a collective whose members lie in replicas 0 .. w-1, each of them (the tied-embedding
+//   all-reduce, w = 1; an MoE layer's all-to-all over an EP group, w = ep) is run by every block
+//   of w replicas, q, on its members + t·w·q; one spanning other replicas (the DP and expert-DP
+//   gradient collectives, the parameter all-gathers) stays one task;
 //   a copy depends on the copies (same i, j) of what its original depended on, and on the
 //   collectives it is a member of; a collective on, per member, the member's copy of each
 //   dependency on the member's stage.

@@ -28,7 +28,7 @@ double step_time_s(const HardwareSpec& hw, const StepGraph& g) {
 }
 
 TrainingStep small_step(const HardwareSpec& hw, int64_t tp, int64_t pp, int64_t dp, TrainingConfig& c) {
-  c.model = {4, 2048, 16, 2048, 51200};
+  c.model = {4, 2048, 16, 2048, 51200, {}};
   c.tp = tp;
   c.pp = pp;
   c.dp = dp;

@@ -75,7 +75,7 @@ class PassWriter {
   }
 
   void set_prefix(std::string prefix) { prefix_ = std::move(prefix); }
-  LayerPass take() { return std::move(pass_); }
+  LayerPass take() { return std::exchange(pass_, {}); }
 
  private:
   const KernelMachine& gpu_;
@@ -105,7 +105,8 @@ void attention_forward(PassWriter& w, const Dims& x, double dtype_bytes) {
   w.gemm("attn.context", x.s, x.d, x.s, x.c);
 }
 
-void forward_steps(PassWriter& w, const Dims& x, double b) {
+// ln1 .. residual1: the attention half of a layer's forward.
+void attention_block_forward(PassWriter& w, const Dims& x, double b) {
   const double shard = x.act / static_cast<double>(x.t);
   w.memory("ln1", 2 * shard);
   int p = w.pair(OverlapOp::ag_gemm, x.m, 3 * x.h, x.h);
@@ -116,14 +117,24 @@ void forward_steps(PassWriter& w, const Dims& x, double b) {
   w.gemm("proj", x.m, x.h, x.h / x.t, 1, p);
   w.collective("proj.rs", CollectiveOp::reduce_scatter, x.act, p);
   w.memory("residual1", 3 * shard);
-  w.memory("ln2", 2 * shard);
-  p = w.pair(OverlapOp::ag_gemm, x.m, 4 * x.h, x.h);
+}
+
+// AG .. fc1 · gelu · fc2 .. RS on x.m tokens: the dense FFN, or an expert's on its tokens.
+void ffn_forward(PassWriter& w, const Dims& x, double b) {
+  int p = w.pair(OverlapOp::ag_gemm, x.m, 4 * x.h, x.h);
   w.collective("fc1.ag", CollectiveOp::all_gather, x.act, p);
   w.gemm("fc1", x.m, 4 * x.h / x.t, x.h, 1, p);
   w.memory("gelu", 2.0 * static_cast<double>(x.m) * static_cast<double>(4 * x.h / x.t) * b);
   p = w.pair(OverlapOp::gemm_rs, x.m, x.h, 4 * x.h);
   w.gemm("fc2", x.m, x.h, 4 * x.h / x.t, 1, p);
   w.collective("fc2.rs", CollectiveOp::reduce_scatter, x.act, p);
+}
+
+void forward_steps(PassWriter& w, const Dims& x, double b) {
+  const double shard = x.act / static_cast<double>(x.t);
+  attention_block_forward(w, x, b);
+  w.memory("ln2", 2 * shard);
+  ffn_forward(w, x, b);
   w.memory("residual2", 3 * shard);
 }
 
@@ -148,13 +159,15 @@ void row_parallel_backward(PassWriter& w, const Dims& x, const std::string& name
   w.gemm(name + ".wgrad", k / x.t, x.h, x.m);
 }
 
-void backward_steps(PassWriter& w, const Dims& x, double b) {
-  const double shard = x.act / static_cast<double>(x.t);
-  w.memory("residual2", 3 * shard);
+void ffn_backward(PassWriter& w, const Dims& x, double b) {
   row_parallel_backward(w, x, "fc2", 4 * x.h);
   w.memory("gelu", 3.0 * static_cast<double>(x.m) * static_cast<double>(4 * x.h / x.t) * b);
   column_parallel_backward(w, x, "fc1", 4 * x.h);
-  w.memory("ln2", 3 * shard);
+}
+
+// residual1 .. ln1: the attention half of a layer's backward.
+void attention_block_backward(PassWriter& w, const Dims& x, double b) {
+  const double shard = x.act / static_cast<double>(x.t);
   w.memory("residual1", 3 * shard);
   row_parallel_backward(w, x, "proj", x.h);
   // dV = Pᵀ·dO, dP = dO·Vᵀ, softmax backward (reads P and dP, writes dS), dQ = dS·K, dK = dSᵀ·Q.
@@ -165,6 +178,68 @@ void backward_steps(PassWriter& w, const Dims& x, double b) {
   w.gemm("attn.dk", x.s, x.d, x.s, x.c);
   column_parallel_backward(w, x, "qkv", 3 * x.h);
   w.memory("ln1", 3 * shard);
+}
+
+void backward_steps(PassWriter& w, const Dims& x, double b) {
+  const double shard = x.act / static_cast<double>(x.t);
+  w.memory("residual2", 3 * shard);
+  ffn_backward(w, x, b);
+  w.memory("ln2", 3 * shard);
+  attention_block_backward(w, x, b);
+}
+
+// An MoE layer's experts as one GPU sees them: its experts/ep local experts of `capacity` token
+// slots each, after the TP all-gather (the FFN code on that many tokens, as one grouped GEMM).
+Dims expert_dims(const Dims& x, const GptModelConfig& model, int64_t micro_batch, int64_t ep, double dtype_bytes) {
+  Dims e = x;
+  e.m = model.moe.experts / ep * expert_capacity(model, micro_batch, ep);
+  e.act = static_cast<double>(e.m) * static_cast<double>(x.h) * dtype_bytes;
+  return e;
+}
+
+// The pieces of an MoE layer between its all-to-alls, each appended by one function.
+struct MoePieces {
+  const Dims& x;
+  Dims e;
+  double b, tokens, a2a;  // the rank's tokens (its sequence shard) and its all-to-all buffer
+  int64_t experts;
+  // Attention, ln2, the router (a GEMM of the rank's tokens onto the experts, softmax and top-k in
+  // fp32) and the permutation of the tokens into per-expert slots.
+  void pre_forward(PassWriter& w) const {
+    attention_block_forward(w, x, b);
+    w.memory("ln2", 2 * x.act / static_cast<double>(x.t));
+    w.gemm("router", static_cast<int64_t>(tokens), experts, x.h);
+    w.memory("router.topk", 2 * tokens * static_cast<double>(experts) * 4);
+    w.memory("permute", 2 * a2a);
+  }
+  void experts_forward(PassWriter& w) const { ffn_forward(w, e, b); }
+  // The weighted sum of each token's k expert outputs, then the residual.
+  void post_forward(PassWriter& w) const {
+    w.memory("unpermute", a2a + x.act / static_cast<double>(x.t));
+    w.memory("residual2", 3 * x.act / static_cast<double>(x.t));
+  }
+  void post_backward(PassWriter& w) const {
+    w.memory("residual2", 3 * x.act / static_cast<double>(x.t));
+    w.memory("unpermute", a2a + x.act / static_cast<double>(x.t));
+  }
+  void experts_backward(PassWriter& w) const { ffn_backward(w, e, b); }
+  void pre_backward(PassWriter& w) const {
+    w.memory("permute", 2 * a2a);
+    w.memory("router.topk", 3 * tokens * static_cast<double>(experts) * 4);
+    w.gemm("router.dgrad", static_cast<int64_t>(tokens), x.h, experts);
+    w.gemm("router.wgrad", x.h, experts, static_cast<int64_t>(tokens));
+    w.memory("ln2", 3 * x.act / static_cast<double>(x.t));
+    attention_block_backward(w, x, b);
+  }
+};
+
+MoePieces moe_pieces(const Dims& x, const GptModelConfig& model, int64_t micro_batch, int64_t tp, int64_t ep,
+                     const KernelMachine& gpu) {
+  if (model.moe.experts < 1 || model.moe.experts % ep != 0)
+    throw std::invalid_argument(fmt::format("experts {} are not divisible by ep {}", model.moe.experts, ep));
+  const double b = gpu.dtype.bytes;
+  return {x, expert_dims(x, model, micro_batch, ep, b), b, static_cast<double>(x.m / tp),
+          moe_all_to_all_bytes(model, micro_batch, tp, b), model.moe.experts};
 }
 
 }  // namespace
@@ -186,6 +261,57 @@ LayerPass layer_backward(const GptModelConfig& model, int64_t micro_batch, int64
   w.set_prefix("bwd.");
   backward_steps(w, x, b);
   return w.take();
+}
+
+int64_t expert_capacity(const GptModelConfig& model, int64_t micro_batch, int64_t ep) {
+  const double tokens = static_cast<double>(model.seq_len * micro_batch * ep);
+  return static_cast<int64_t>(std::ceil(model.moe.capacity_factor * static_cast<double>(model.moe.top_k) * tokens /
+                                        static_cast<double>(model.moe.experts)));
+}
+
+double moe_all_to_all_bytes(const GptModelConfig& model, int64_t micro_batch, int64_t tp, double dtype_bytes) {
+  const double tokens = static_cast<double>(model.seq_len * micro_batch / tp);
+  return tokens * static_cast<double>(model.moe.top_k) * static_cast<double>(model.hidden) * dtype_bytes *
+         model.moe.capacity_factor;
+}
+
+std::vector<LayerPass> moe_layer_forward(const GptModelConfig& model, int64_t micro_batch, int64_t tp, int64_t ep,
+                                         const KernelMachine& gpu) {
+  const Dims x = dims_of(model, micro_batch, tp, gpu);
+  const MoePieces moe = moe_pieces(x, model, micro_batch, tp, ep, gpu);
+  std::vector<LayerPass> out;
+  PassWriter w(gpu, tp, "fwd.");
+  moe.pre_forward(w);
+  out.push_back(w.take());
+  moe.experts_forward(w);
+  out.push_back(w.take());
+  moe.post_forward(w);
+  out.push_back(w.take());
+  return out;
+}
+
+std::vector<LayerPass> moe_layer_backward(const GptModelConfig& model, int64_t micro_batch, int64_t tp, int64_t ep,
+                                          Recompute recompute, const KernelMachine& gpu) {
+  const Dims x = dims_of(model, micro_batch, tp, gpu);
+  const MoePieces moe = moe_pieces(x, model, micro_batch, tp, ep, gpu);
+  std::vector<LayerPass> out;
+  PassWriter w(gpu, tp, "recompute.");
+  if (recompute == Recompute::full) {
+    moe.pre_forward(w);
+    out.push_back(w.take());
+    moe.experts_forward(w);
+    out.push_back(w.take());
+    moe.post_forward(w);
+  }
+  if (recompute == Recompute::selective) attention_forward(w, x, moe.b);
+  w.set_prefix("bwd.");
+  moe.post_backward(w);
+  out.push_back(w.take());
+  moe.experts_backward(w);
+  out.push_back(w.take());
+  moe.pre_backward(w);
+  out.push_back(w.take());
+  return out;
 }
 
 LayerPass embedding_pass(const GptModelConfig& model, int64_t micro_batch, int64_t tp, bool backward,

@@ -56,6 +56,27 @@ struct KernelMachine {
 LayerPass layer_forward(const GptModelConfig& model, int64_t micro_batch, int64_t tp, const KernelMachine& gpu);
 LayerPass layer_backward(const GptModelConfig& model, int64_t micro_batch, int64_t tp, Recompute recompute,
                          const KernelMachine& gpu);
+// An MoE layer (training_config.h MoeConfig) with its experts split over ep GPUs, cut at its
+// expert-parallel all-to-alls: piece i, then an all-to-all over the EP group, then piece i + 1.
+// Forward, 3 pieces: attention, ln2, the router (m/t × E × h GEMM, top-k) and the permutation
+// into expert slots | the experts' FFN (fc1.ag .. fc2.rs, as the dense FFN's on the GPU's
+// experts/ep · capacity slots, one grouped GEMM) | the weighted combine and the residual. As
+// Megatron-Core's all-to-all dispatcher does with TP, each TP rank dispatches its own sequence
+// shard over its own EP group and the TP group all-gathers the received tokens before the experts.
+// Backward: the reverse, 3 pieces; with full recomputation the forward's 3 first (5 pieces: the
+// recomputed combine runs with the backward's first piece), so 4 all-to-alls.
+std::vector<LayerPass> moe_layer_forward(const GptModelConfig& model, int64_t micro_batch, int64_t tp, int64_t ep,
+                                         const KernelMachine& gpu);
+std::vector<LayerPass> moe_layer_backward(const GptModelConfig& model, int64_t micro_batch, int64_t tp, int64_t ep,
+                                          Recompute recompute, const KernelMachine& gpu);
+// Token slots of one expert: ⌈capacity_factor · top_k · tokens / experts⌉, the tokens those of the
+// EP group's micro-batches (seq_len · micro_batch · ep).
+int64_t expert_capacity(const GptModelConfig& model, int64_t micro_batch, int64_t ep);
+// One rank's all-to-all, as nccl-tests' S (what each rank sends in all, S/ep to each peer; the
+// Platform::collective convention): its tokens (seq_len · micro_batch / tp) · top_k · hidden ·
+// bytes · capacity_factor.
+double moe_all_to_all_bytes(const GptModelConfig& model, int64_t micro_batch, int64_t tp, double dtype_bytes);
+
 // The first stage's embedding lookup (forward) / its gradient (backward).
 LayerPass embedding_pass(const GptModelConfig& model, int64_t micro_batch, int64_t tp, bool backward,
                          const KernelMachine& gpu);

@@ -16,7 +16,8 @@ namespace {
 class StepBuilder {
  public:
   StepBuilder(const TrainingConfig& c, const TrainingLayout& l, const TrainingPricing& pricing)
-      : c_(c), l_(l), t_(static_cast<int>(c.tp)), p_(static_cast<int>(c.pp)), d_(static_cast<int>(c.dp)) {
+      : c_(c), l_(l), t_(static_cast<int>(c.tp)), p_(static_cast<int>(c.pp)), d_(static_cast<int>(c.dp)),
+        e_(static_cast<int>(c.ep)) {
     const GptModelConfig& m = c.model;
     if (l.micro_batch < 1 || c.global_batch % (l.micro_batch * c.dp) != 0)
       throw std::invalid_argument(fmt::format("global_batch {} is not a multiple of micro_batch {} × dp {}",
@@ -26,6 +27,11 @@ class StepBuilder {
                                               c.pp, l.virtual_stages));
     microbatches_ = c.global_batch / (l.micro_batch * c.dp);
     layers_per_chunk_ = m.layers / (c.pp * l.virtual_stages);
+    if (c.ep < 1 || c.dp % c.ep != 0 || (c.ep > 1 && m.moe.experts == 0))
+      throw std::invalid_argument(fmt::format("ep {} must divide dp {} (and needs MoE layers)", c.ep, c.dp));
+    if (m.moe.experts > 0 && layers_per_chunk_ % m.moe.every != 0)
+      throw std::invalid_argument(fmt::format("a model chunk's {} layers are not a multiple of moe.every {}",
+                                              layers_per_chunk_, m.moe.every));
     const auto price = [&](const LayerPass& pass) { return pass_time(pass, pricing.tp_collective_s, pricing.pair_s); };
     layer_fwd_ = price(layer_forward(m, l.micro_batch, c.tp, pricing.gpu));
     layer_bwd_ = price(layer_backward(m, l.micro_batch, c.tp, c.recompute, pricing.gpu));
@@ -33,6 +39,16 @@ class StepBuilder {
     embedding_bwd_ = price(embedding_pass(m, l.micro_batch, c.tp, true, pricing.gpu));
     logits_fwd_ = price(logits_pass(m, l.micro_batch, c.tp, false, pricing.gpu));
     logits_bwd_ = price(logits_pass(m, l.micro_batch, c.tp, true, pricing.gpu));
+    if (m.moe.experts > 0) {
+      for (const LayerPass& piece : moe_layer_forward(m, l.micro_batch, c.tp, c.ep, pricing.gpu))
+        moe_fwd_.push_back(price(piece));
+      for (const LayerPass& piece : moe_layer_backward(m, l.micro_batch, c.tp, c.ep, c.recompute, pricing.gpu))
+        moe_bwd_.push_back(price(piece));
+      a2a_bytes_ = moe_all_to_all_bytes(m, l.micro_batch, c.tp, pricing.gpu.dtype.bytes);
+      const LayerParameters moe = moe_layer_parameters(c);
+      moe_grad_bytes_ = 2 * moe.dense;
+      expert_grad_bytes_ = 2 * moe.expert;
+    }
     memory_ = training_memory(c, l.micro_batch, l.schedule, l.virtual_stages);
     gpu_ = pricing.gpu;
     const auto h = static_cast<double>(m.hidden);
@@ -94,6 +110,9 @@ class StepBuilder {
     return add(std::move(k), time.exposed_comm_s);
   }
 
+  // Rank of TP rank i, replica j, stage s (Megatron-LM's order tp, dp, pp).
+  int rank(int i, int j, int stage) const { return i + t_ * (j + d_ * stage); }
+
   // The gradient collective of one bucket on every TP rank's dp group of `stage`.
   void flush_bucket(int stage, double& bucket, uint32_t after, const std::string& label) {
     if (d_ < 2 || bucket <= 0) {
@@ -113,42 +132,96 @@ class StepBuilder {
     bucket = 0;
   }
 
+  // The experts' gradients of one bucket: for every TP rank i and expert shard r < ep, the
+  // replicas holding those experts (j = r + ep·q, q < dp/ep) reduce them.
+  void flush_expert_bucket(int stage, double& bucket, uint32_t after, const std::string& label) {
+    if (d_ / e_ < 2 || bucket <= 0) {
+      bucket = 0;
+      return;
+    }
+    for (int i = 0; i < t_; ++i)
+      for (int r = 0; r < e_; ++r) {
+        StepTask c;
+        c.kind = StepTask::Kind::collective;
+        c.label = fmt::format("{}.edp.tp{}.e{}", label, i, r);
+        c.op = c_.gradient_reduce == GradientReduce::all_reduce ? CollectiveOp::all_reduce : CollectiveOp::reduce_scatter;
+        for (int q = 0; q < d_ / e_; ++q) c.group.push_back(rank(i, r + e_ * q, stage));
+        c.bytes = bucket;
+        c.deps = {after};
+        dp_tasks_[static_cast<size_t>(stage)].push_back(add(std::move(c), 0));
+      }
+    bucket = 0;
+  }
+
+  // An MoE layer's all-to-all: one per TP rank i, each over its EP group (replicas 0 .. ep-1 of
+  // the stage: the representative's and the ones beside it; the other EP groups' all-to-alls run
+  // alike on their own GPUs and are left out by the symmetry). What follows waits for all t.
+  std::vector<uint32_t> all_to_all(int stage, const std::string& label, uint32_t after) {
+    std::vector<uint32_t> out;
+    for (int i = 0; i < t_; ++i) {
+      StepTask c;
+      c.kind = StepTask::Kind::collective;
+      c.label = fmt::format("{}.tp{}", label, i);
+      c.op = CollectiveOp::all_to_all;
+      for (int r = 0; r < e_; ++r) c.group.push_back(rank(i, r, stage));
+      c.bytes = a2a_bytes_;
+      c.deps = {after};
+      out.push_back(add(std::move(c), 0));
+    }
+    return out;
+  }
+
   uint32_t pass(int stage, const PipelineOp& op, std::vector<uint32_t> deps) {
     const int vs = op.chunk * p_ + stage;
     const bool first = vs == 0, last = vs == p_ * static_cast<int>(l_.virtual_stages) - 1;
     const std::string head = fmt::format("mb{}.c{}", op.microbatch, op.chunk);
     const int first_layer = vs * static_cast<int>(layers_per_chunk_);
-    uint32_t prev = 0;
-    bool have = false;
+    std::vector<uint32_t> after = std::move(deps);  // what the next task waits for
     const auto chain = [&](std::string label, const PassTime& time) {
-      std::vector<uint32_t> d = have ? std::vector<uint32_t>{prev} : std::move(deps);
-      prev = compute(stage, std::move(label), time, std::move(d));
-      have = true;
+      after = {compute(stage, std::move(label), time, std::move(after))};
+    };
+    // A layer's pass: one task, or an MoE layer's pieces with an all-to-all between each two.
+    const auto layer = [&](int index, const char* dir, const PassTime& dense, const std::vector<PassTime>& moe) {
+      const std::string name = fmt::format("{}.layer{}.{}", head, index, dir);
+      if (!is_moe_layer(c_.model, index)) return chain(name, dense);
+      for (size_t k = 0; k < moe.size(); ++k) {
+        if (k > 0) after = all_to_all(stage, fmt::format("{}.a2a{}", name, k - 1), after.front());
+        chain(fmt::format("{}.moe{}", name, k), moe[k]);
+      }
     };
     if (!op.backward) {
       if (first) chain(head + ".embedding.fwd", embedding_fwd_);
-      for (int i = 0; i < layers_per_chunk_; ++i) chain(fmt::format("{}.layer{}.fwd", head, first_layer + i), layer_fwd_);
+      for (int i = 0; i < layers_per_chunk_; ++i) layer(first_layer + i, "fwd", layer_fwd_, moe_fwd_);
       if (last) chain(head + ".logits.fwd", logits_fwd_);
-      return prev;
+      return after.front();
     }
     const bool reduce = last_backward_[static_cast<size_t>(stage)][static_cast<size_t>(op.chunk)] == op.microbatch;
-    double bucket = 0;
+    double bucket = 0, expert_bucket = 0;
     if (last) {
       chain(head + ".logits.bwd", logits_bwd_);
       if (reduce) bucket += embedding_grad_bytes_;
     }
     for (int i = static_cast<int>(layers_per_chunk_) - 1; i >= 0; --i) {
-      chain(fmt::format("{}.layer{}.bwd", head, first_layer + i), layer_bwd_);
+      const int index = first_layer + i;
+      layer(index, "bwd", layer_bwd_, moe_bwd_);
       if (!reduce) continue;
-      bucket += layer_grad_bytes_;
-      if (bucket >= c_.gradient_bucket_bytes) flush_bucket(stage, bucket, prev, fmt::format("{}.layer{}", head, first_layer + i));
+      const std::string label = fmt::format("{}.layer{}", head, index);
+      if (is_moe_layer(c_.model, index)) {
+        expert_bucket += expert_grad_bytes_;
+        if (expert_bucket >= c_.gradient_bucket_bytes) flush_expert_bucket(stage, expert_bucket, after.front(), label);
+      }
+      bucket += is_moe_layer(c_.model, index) ? moe_grad_bytes_ : layer_grad_bytes_;
+      if (bucket >= c_.gradient_bucket_bytes) flush_bucket(stage, bucket, after.front(), label);
     }
     if (first) {
       chain(head + ".embedding.bwd", embedding_bwd_);
       if (reduce) bucket += embedding_grad_bytes_;
     }
-    if (reduce) flush_bucket(stage, bucket, prev, head + ".rest");
-    return prev;
+    if (reduce) {
+      flush_bucket(stage, bucket, after.front(), head + ".rest");
+      flush_expert_bucket(stage, expert_bucket, after.front(), head + ".rest");
+    }
+    return after.front();
   }
 
   void finish(const std::vector<uint32_t>& last) {
@@ -170,7 +243,9 @@ class StepBuilder {
     }
     const bool distributed = c_.gradient_reduce == GradientReduce::reduce_scatter && d_ > 1;
     for (int s = 0; s < p_; ++s) {
-      const double params = memory_[static_cast<size_t>(s)].parameters / (distributed ? d_ : 1);
+      const StageMemory& mem = memory_[static_cast<size_t>(s)];
+      const double dense = mem.parameters - mem.expert_parameters;
+      const double params = dense / (distributed ? d_ : 1) + mem.expert_parameters / (distributed ? d_ / e_ : 1);
       std::vector<uint32_t> deps{last[static_cast<size_t>(s)]};
       for (uint32_t id : dp_tasks_[static_cast<size_t>(s)]) deps.push_back(id);
       for (uint32_t id : before_optimizer[static_cast<size_t>(s)]) deps.push_back(id);
@@ -184,18 +259,32 @@ class StepBuilder {
         c.label = fmt::format("stage{}.params.ag.tp{}", s, i);
         c.op = CollectiveOp::all_gather;
         for (int j = 0; j < d_; ++j) c.group.push_back(i + t_ * (j + d_ * s));
-        c.bytes = 2 * memory_[static_cast<size_t>(s)].parameters;
+        c.bytes = 2 * dense;
         c.deps = {opt};
         add(std::move(c), 0);
       }
+      if (mem.expert_parameters <= 0 || d_ / e_ < 2) continue;
+      for (int i = 0; i < t_; ++i)
+        for (int r = 0; r < e_; ++r) {
+          StepTask c;
+          c.kind = StepTask::Kind::collective;
+          c.label = fmt::format("stage{}.experts.ag.tp{}.e{}", s, i, r);
+          c.op = CollectiveOp::all_gather;
+          for (int q = 0; q < d_ / e_; ++q) c.group.push_back(rank(i, r + e_ * q, s));
+          c.bytes = 2 * mem.expert_parameters;
+          c.deps = {opt};
+          add(std::move(c), 0);
+        }
     }
   }
 
   const TrainingConfig& c_;
   const TrainingLayout& l_;
-  int t_, p_, d_;
+  int t_, p_, d_, e_;
   int64_t microbatches_ = 0, layers_per_chunk_ = 0;
   PassTime layer_fwd_, layer_bwd_, embedding_fwd_, embedding_bwd_, logits_fwd_, logits_bwd_;
+  std::vector<PassTime> moe_fwd_, moe_bwd_;  // an MoE layer's pieces (moe_layer_forward / _backward)
+  double a2a_bytes_ = 0, moe_grad_bytes_ = 0, expert_grad_bytes_ = 0;
   std::vector<StageMemory> memory_;
   KernelMachine gpu_;
   double layer_grad_bytes_ = 0, embedding_grad_bytes_ = 0, activation_bytes_ = 0;
@@ -221,8 +310,15 @@ double megatron_step_flops(const TrainingConfig& c, bool with_recompute) {
   const auto L = static_cast<double>(c.model.layers);
   const auto V = static_cast<double>(c.model.vocab);
   const double layer_fwd = 24 * B * s * h * h + 4 * B * s * s * h;
-  double flops = 3 * (L * layer_fwd + 2 * B * s * h * V);
-  if (with_recompute && c.recompute == Recompute::full) flops += L * layer_fwd;
+  // An MoE layer: k experts' FFNs per token (16·s·h² each) in place of one, and the router's
+  // 2·s·h·E; the capacity's padding slots are not counted.
+  const MoeConfig& moe = c.model.moe;
+  const double moe_fwd = moe.experts > 0 ? static_cast<double>(c.model.layers / moe.every) *
+                                               (static_cast<double>(moe.top_k - 1) * 16 * B * s * h * h +
+                                                2 * B * s * h * static_cast<double>(moe.experts))
+                                         : 0;
+  double flops = 3 * (L * layer_fwd + moe_fwd + 2 * B * s * h * V);
+  if (with_recompute && c.recompute == Recompute::full) flops += L * layer_fwd + moe_fwd;
   if (with_recompute && c.recompute == Recompute::selective) flops += L * 4 * B * s * s * h;
   return flops;
 }

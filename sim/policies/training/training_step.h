@@ -16,6 +16,13 @@
 // the optimizer step (a streaming kernel of 28 bytes per parameter: read fp32 weights, m, v and
 // the bf16 gradient, write them and the bf16 weights) and, with the distributed optimizer, the
 // all-gather of the updated parameters.
+//
+// Mixture of experts (training_config.h): an MoE layer's pass is its pieces (layer_passes.h
+// moe_layer_forward / _backward), each a task, with an all-to-all between two of them: one per TP
+// rank i on its EP group of the representative's replica block (GPUs i + t·(r + d·s), r < ep), the
+// next piece waiting for all t; the other blocks' all-to-alls are left out by the symmetry, as the
+// other replicas' sends are. The experts' gradients fill a bucket of their own, reduced per TP rank
+// and expert shard r over the replicas j ≡ r (mod ep) that hold those experts.
 #pragma once
 
 #include <cstdint>

@@ -13,7 +13,7 @@ namespace {
 
 TrainingConfig gpt(int64_t layers, int64_t hidden, int64_t heads, int64_t tp, int64_t pp, int64_t dp, int64_t batch) {
   TrainingConfig c;
-  c.model = {layers, hidden, heads, 2048, 51200};
+  c.model = {layers, hidden, heads, 2048, 51200, {}};
   c.tp = tp;
   c.pp = pp;
   c.dp = dp;
@@ -122,7 +122,7 @@ TEST(LayerPasses, GemmFlopsAreMegatronsCountPerGpu) {
   // One layer, one micro-batch of b sequences, per GPU of the TP group: forward
   // (24·s·b·h² + 4·s²·b·h)/t; backward twice that; full recomputation adds a forward,
   // selective the attention core 4·s²·b·h/t.
-  const GptModelConfig model{4, 2048, 16, 1024, 51200};
+  const GptModelConfig model{4, 2048, 16, 1024, 51200, {}};
   const KernelMachine gpu{device_rates_of(load_hardware_preset("dgx-a100").gpus[0]), gpu_limits_for("A100-SXM4-80GB"),
                           data_type("bf16")};
   const double s = 1024, b = 2, h = 2048, t = 4;

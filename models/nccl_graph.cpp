@@ -78,29 +78,46 @@ double nccl_spine_share(const NcclNet& net, bool all_to_all) {
   return all_to_all ? 1.0 / net.oversubscription : std::min(1.0, net.nodes_per_leaf / net.oversubscription);
 }
 
-NcclGraph nccl_ring_graph(int64_t ranks, const NcclBox& box, bool tree) {
-  const NcclNet& net = box.net;
-  const bool multi = net.nodes > 1;
-  const int64_t ppn = ranks / std::max(net.nodes, 1);
-  const double link = nccl_link_Bps(box) / kGB;
+// What the ring and NVLS searches share for a group of `ranks` on `box`: the speeds, the GPU's
+// link total, the best path (across nodes the NIC behind its PCIe link, else the GPU's link) and
+// the channels the NICs carry.
+struct BoxSearch {
   Search q;
-  q.speeds = nccl_search_speeds_GBps(box.generation, multi);
-  q.total_bw = link;
+  bool multi = false;
+  int64_t ppn = 1;
+  double link = 0.0;  // GB/s
   int nics = 1;
-  double nic = 0.0;
+};
+
+BoxSearch box_search(int64_t ranks, const NcclBox& box) {
+  const NcclNet& net = box.net;
+  BoxSearch b;
+  b.multi = net.nodes > 1;
+  b.ppn = ranks / std::max(net.nodes, 1);
+  b.link = nccl_link_Bps(box) / kGB;
+  b.q.speeds = nccl_search_speeds_GBps(box.generation, b.multi);
+  b.q.total_bw = b.link;
+  if (b.multi) {
+    b.nics = nccl_group_nics(ranks, net);
+    const double nic = net.nic_Bps * nccl_spine_share(net, false) / kGB;
+    b.q.max_bw = std::min(nic, nccl_gpu_nic_pcie_GBps(box.generation));
+    b.q.inter = [nics = b.nics, nic](double s) { return nics * channels_at(nic, s); };
+  } else {
+    b.q.max_bw = b.link;
+    b.q.inter = [](double) { return kUnbounded; };
+  }
+  return b;
+}
+
+NcclGraph nccl_ring_graph(int64_t ranks, const NcclBox& box, bool tree) {
+  auto [q, multi, ppn, link, nics] = box_search(ranks, box);
   if (multi) {
-    nics = nccl_group_nics(ranks, net);
-    nic = net.nic_Bps * nccl_spine_share(net, false) / kGB;
-    q.max_bw = std::min(nic, nccl_gpu_nic_pcie_GBps(box.generation));
     // A channel crosses the NVLink of ppn − 1 of the ppn GPUs it visits in a box.
-    q.intra = [=](double s) {
+    q.intra = [ppn = ppn, link = link](double s) {
       return ppn > 1 ? channels_at(link * static_cast<double>(ppn) / static_cast<double>(ppn - 1), s) : kUnbounded;
     };
-    q.inter = [=](double s) { return nics * channels_at(nic, s); };
   } else {
-    q.max_bw = link;
-    q.intra = [=](double s) { return channels_at(link, s); };
-    q.inter = [](double) { return kUnbounded; };
+    q.intra = [link = link](double s) { return channels_at(link, s); };
   }
   if (tree) {
     // The tree graph runs on the ring's channels and need not close its chain: totalBw × d/(d−1).
@@ -140,28 +157,13 @@ NcclGraph nccl_ring_graph(int64_t ranks, const NcclBox& box, bool tree) {
 NcclGraph nccl_nvls_graph(int64_t ranks, const NcclBox& box) {
   NcclGraph g;
   if (!box.nvls || box.generation != GpuGeneration::hopper || box.link != LinkType::nvlink) return g;
-  const NcclNet& net = box.net;
-  const bool multi = net.nodes > 1;
-  const int64_t ppn = ranks / std::max(net.nodes, 1);
-  const double link = nccl_link_Bps(box) / kGB;
-  Search q;
-  q.speeds = nccl_search_speeds_GBps(box.generation, multi);
-  q.total_bw = link;
+  auto [q, multi, ppn, link, nics] = box_search(ranks, box);
   q.nvls = true;
   q.max_channels = static_cast<int>(std::min<int64_t>(kNcclMaxNvlsChannels, ppn));
   // One node: every GPU heads a channel (minChannels = maxChannels).
   q.min_channels = multi ? 1 : q.max_channels;
   // The head of a channel moves 2·s through its NVLink, every other GPU s.
-  q.intra = [=](double s) { return channels_at(link, s) - 1; };
-  if (multi) {
-    const int nics = nccl_group_nics(ranks, net);
-    const double nic = net.nic_Bps * nccl_spine_share(net, false) / kGB;
-    q.max_bw = std::min(nic, nccl_gpu_nic_pcie_GBps(box.generation));
-    q.inter = [=](double s) { return nics * channels_at(nic, s); };
-  } else {
-    q.max_bw = link;
-    q.inter = [](double) { return kUnbounded; };
-  }
+  q.intra = [link = link](double s) { return channels_at(link, s) - 1; };
   const auto [n, i] = first_pass(q);
   if (n == 0) return g;
   double intra = q.speeds[i], inter = q.speeds[i];

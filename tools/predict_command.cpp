@@ -15,7 +15,7 @@ PredictCommands::PredictCommands(CLI::App& app) {
   c->add_option("--op", pc_.op, "all_reduce | all_gather | reduce_scatter | all_to_all | broadcast | reduce | send_recv")->required();
   c->add_option("--gpus", pc_.gpus, "GPUs 0..P-1 (across the fabric's nodes: P/nodes on each)")->required()->check(CLI::Range(int64_t{2}, int64_t{65536}));
   c->add_option("--bytes", pc_.bytes, "nccl-tests' S, e.g. 64MiB")->required();
-  c->add_option("--algo", pc_.algo, "ring | double_ring | tree | p2p | nvls | nvls_tree | auto")->capture_default_str();
+  c->add_option("--algo", pc_.algo, "ring | double_ring | tree | p2p | nvls | nvls_tree | pat | auto")->capture_default_str();
   c->add_option("--protocol", pc_.protocol, "LL | LL128 | Simple | auto")->capture_default_str();
   c->add_option("--calibration", pc_.calibration, "use the protocols fitted in this calibration file (parallax fit --nccl-tests)");
   c->add_option("--nodes", pc_.nodes, "copies of the preset's box joined by its fabric (dgx-a100, dgx-h100)")

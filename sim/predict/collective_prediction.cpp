@@ -170,9 +170,9 @@ nlohmann::ordered_json predict_collective(const PredictCollectiveOptions& o) {
   if (!o.calibration.empty()) return predict_calibrated_collective(o, hw, op, *parsed.bytes, protocol);
   const int64_t per_box = gpus_per_box(hw, o.gpus);
   const bool across_nodes = hw.fabric.nodes > 1;
-  constexpr std::string_view kAlgorithms[] = {"ring", "double_ring", "tree", "p2p", "nvls", "nvls_tree", "auto"};
+  constexpr std::string_view kAlgorithms[] = {"ring", "double_ring", "tree", "p2p", "nvls", "nvls_tree", "pat", "auto"};
   if (std::find(std::begin(kAlgorithms), std::end(kAlgorithms), o.algo) == std::end(kAlgorithms))
-    bad_argument("--algo", fmt::format("unknown algorithm '{}'; algorithms: ring, double_ring, tree, p2p, nvls, nvls_tree, auto", o.algo));
+    bad_argument("--algo", fmt::format("unknown algorithm '{}'; algorithms: ring, double_ring, tree, p2p, nvls, nvls_tree, pat, auto", o.algo));
   if (o.algo == "double_ring" && across_nodes) bad_argument("--algo", "double_ring runs inside one box only");
 
   // The ring over the group's GPUs in one box (two at least: one GPU per node still has the
@@ -188,7 +188,8 @@ nlohmann::ordered_json predict_collective(const PredictCollectiveOptions& o) {
   if (candidates.empty() && o.algo != "double_ring")
     bad_argument("--algo", fmt::format("{}{} does not run {} (NCCL runs tree for all_reduce only, p2p for "
                                        "all_to_all and send_recv, nvls on one Hopper NVSwitch box, nvls_tree "
-                                       "for all_reduce across Hopper NVSwitch boxes)",
+                                       "for all_reduce across Hopper NVSwitch boxes, pat for all_gather and reduce_scatter with one GPU "
+                                       "per node)",
                                        o.algo, pin ? " with protocol " + o.protocol : "", models::to_string(op)));
   std::optional<models::NcclChoice> choice;
   if (!candidates.empty()) choice = models::choose_nccl(op, o.gpus, bytes, candidates);

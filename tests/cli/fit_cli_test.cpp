@@ -109,6 +109,13 @@ TEST(FitCli, PredictCollectiveAnswersEveryOp) {
   const Result pinned = run("predict collective --hardware dgx-h100 --gpus 8 --bytes 1KiB --op all_reduce --protocol Simple");
   EXPECT_EQ(nlohmann::json::parse(pinned.output)["protocol"], "Simple");
   EXPECT_EQ(run("predict collective --hardware dgx-h100 --gpus 8 --bytes 1KiB --op all_gather --algo tree").code, 2);
+  // PAT: all-gather / reduce-scatter with one GPU per node (models/nccl_scaleout.h); pinned, it
+  // answers as pat, and is refused where NCCL would not run it.
+  const Result pat = run("predict collective --hardware dgx-h100 --nodes 4 --gpus 4 --bytes 1MiB --op all_gather --algo pat");
+  ASSERT_EQ(pat.code, 0) << pat.output;
+  EXPECT_EQ(nlohmann::json::parse(pat.output)["algorithm"], "pat");
+  EXPECT_EQ(run("predict collective --hardware dgx-h100 --nodes 2 --gpus 16 --bytes 1MiB --op all_gather --algo pat").code, 2);
+  EXPECT_EQ(run("predict collective --hardware dgx-h100 --nodes 4 --gpus 4 --bytes 1MiB --op all_reduce --algo pat").code, 2);
   EXPECT_EQ(run("predict collective --hardware dgx-h100 --gpus 8 --bytes 1KiB --op all_reduce --protocol fast").code, 2);
   EXPECT_EQ(run("predict collective --hardware dgx-h100 --gpus 8 --bytes 1KiB --op alltoall").code, 2);
 }

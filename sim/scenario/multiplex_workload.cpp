@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "models/network_shapes.h"
 #include "sim/platform/mig_memory.h"
 #include "sim/scenario/arrival_spec_reader.h"
 #include "sim/scenario/config_fields.h"
@@ -138,16 +139,19 @@ void read_multiplex_workload(const ConfigNode& workload, const std::string& path
     fail_at(workload, path, fmt::format("the model catalog has no figures for GPU '{}'", model));
   if (const ConfigNode* c = f.optional("elastic_resize_cost_us")) {
     w.elastic_resize_cost_s = read_number_in(*c, f.path_of("elastic_resize_cost_us"), kDelaySecondsRange, 1e-6);
-    // Counted as one resize per request (twice the expected arrivals + 100): the costs must fit the
-    // run with the horizon. Since elastic shares change per kernel a batch can wait once per kernel,
-    // so this bound is not a guarantee for costs near its limit (docs/multiplex.md, Reconfiguration).
-    double requests = 0;
-    for (const MultiplexServiceSpec& s : w.services) requests += 2 * expected_arrivals(s.arrivals, w.duration_s) + 100;
-    if (w.duration_s + requests * w.elastic_resize_cost_s > kMaxRunSeconds)
+    // Elastic shares change before every kernel, so a batch can wait once per kernel of its model:
+    // counted as one resize per kernel of every request (twice the expected arrivals + 100, each
+    // batch launching its model's kernels once), the costs must fit the run with the horizon.
+    double resizes = 0;
+    for (const MultiplexServiceSpec& s : w.services)
+      resizes += (2 * expected_arrivals(s.arrivals, w.duration_s) + 100) *
+                 static_cast<double>(network_shape(s.model, 1).ops.size());
+    if (w.duration_s + resizes * w.elastic_resize_cost_s > kMaxRunSeconds)
       fail_at(*c, f.path_of("elastic_resize_cost_us"),
-              fmt::format("'{}': {} us per resize over up to {:.3g} requests (twice the expected arrivals) could add {:.3g} s "
-                          "to the run, past the {:g} s a run may span (the clock is int64 picoseconds)",
-                          f.path_of("elastic_resize_cost_us"), c->scalar, requests, requests * w.elastic_resize_cost_s,
+              fmt::format("'{}': {} us per resize over up to {:.3g} kernel launches (one per kernel of twice the expected "
+                          "arrivals) could add {:.3g} s to the run, past the {:g} s a run may span (the clock is int64 "
+                          "picoseconds)",
+                          f.path_of("elastic_resize_cost_us"), c->scalar, resizes, resizes * w.elastic_resize_cost_s,
                           kMaxRunSeconds));
   }
   if (const ConfigNode* c = f.optional("timeslice_switch_cost_us")) {

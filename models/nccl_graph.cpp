@@ -78,6 +78,8 @@ double nccl_spine_share(const NcclNet& net, bool all_to_all) {
   return all_to_all ? 1.0 / net.oversubscription : std::min(1.0, net.nodes_per_leaf / net.oversubscription);
 }
 
+namespace {
+
 // What the ring and NVLS searches share for a group of `ranks` on `box`: the speeds, the GPU's
 // link total, the best path (across nodes the NIC behind its PCIe link, else the GPU's link) and
 // the channels the NICs carry.
@@ -108,6 +110,8 @@ BoxSearch box_search(int64_t ranks, const NcclBox& box) {
   }
   return b;
 }
+
+}  // namespace
 
 NcclGraph nccl_ring_graph(int64_t ranks, const NcclBox& box, bool tree) {
   auto [q, multi, ppn, link, nics] = box_search(ranks, box);

@@ -4,8 +4,8 @@
 // their kernel sequence; the BE job runs its kernel sequence in a closed loop (one pass = one work
 // unit) until `be_stop`, one kernel at a time, whenever the policy admits it. Each launch carries
 // the kernel model's wave quantisation and tile efficiency for the SMs it is given, built by
-// kernel_profile() (sim/platform/platform.h) with, where the policy leaves L2/DRAM shared and the
-// other tenant has a kernel running, the interference factor α (models/kernel_interference.h) as
+// kernel_profile() (sim/platform/platform.h) with, where the policy leaves L2/DRAM shared at that
+// moment and the other tenant has a kernel running, the interference factor α (models/kernel_interference.h) as
 // its slowdown. The per-SM bandwidth cap (a grid on s SMs moves at most s·bw_per_SM bytes/s) is the
 // platform's: SimPlatform bounds the kernel's DRAM rate by it, and HBM it leaves goes to the other tenant. An LS kernel the policy holds back (BE eviction at a kernel or
 // block boundary) waits before its launch. Metrics: docs/colocate.md.

@@ -74,7 +74,9 @@ class ColocationPolicy {
   virtual void plan(const ColocationTenants&) {}  // called before setup
   virtual void setup(Platform& platform, const ColocationGpu& gpu) = 0;
   virtual bool runs_be() const { return true; }
-  // False when LS and BE have isolated L2 and DRAM (MIG): no interference term.
+  // Whether LS and BE share L2 and DRAM channels at this moment, asked at every launch: false
+  // while they are isolated (MIG always; SGDRC while LS holds exclusive colours), and then a
+  // kernel launched beside the other tenant takes no interference term.
   virtual bool shares_memory_system() const { return true; }
   virtual KernelPlacement place_ls(Platform& platform, const KernelShape& kernel, const BeView& be) = 0;
   // nullopt: the BE kernel waits; it is asked again at the next LS kernel start or end.

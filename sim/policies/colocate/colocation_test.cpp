@@ -330,6 +330,49 @@ TEST(Colocation, InterferenceTermSlowsSharedButNotMig) {
   EXPECT_EQ(mig_off.m.ls_latencies_s, mig_on.m.ls_latencies_s);
 }
 
+// SGDRC's colours split L2 with the DRAM channels: the interference term applies only to kernels
+// launched while LS holds no colours. Hand case: BE runs a short kernel back to back (2e10 FLOP,
+// 40 MB, 60 SMs: 59 us, demand 0.14 of HBM), clear of the 40 SMs of ls/a. ls/a (compute, demand
+// 0.016) starts beside it without colouring (0.016 + 0.14 < 1), sharing L2: α = 1 + 0.1 · u_BE.
+// ls/b (memory-bound, demand 1) starts beside it coloured: α = 1, as are the BE kernels launched
+// while LS keeps its colours. Under MPS the same ls/b shares L2 and takes α > 1.
+TEST(Colocation, SgdrcColoursIsolateL2) {
+  const auto short_be = [](ColocationSetup& s) { s.be_kernels = {{"be/m", {2e10, 4e7, 60, 1}}}; };
+  const DeviceRates rates{132, 989e12, 4.8e12, 0, 0.75, 0};
+  const KernelShape be_m{2e10, 4e7, 60, 1};
+  const double u_be = 4e7 / (kernel_time_s(be_m, rates, 132, 1.0) * 4.8e12);
+  ASSERT_GT(u_be, 0.1);
+  ASSERT_LT(u_be, 0.2);
+  const auto alphas = [](const Outcome& r, const std::string& name) {
+    std::map<ActivityId, std::string> names;
+    for (const ActivityRecord& a : r.records) names[a.id] = a.name;
+    std::vector<double> out;
+    for (const ColocationKernelNote& n : r.notes)
+      if (names.at(n.activity) == name) out.push_back(n.alpha);
+    return out;
+  };
+  const Outcome sgdrc = run("sgdrc", spaced(20, Time::ms(3)), {}, true, 0, Time::ms(5), short_be);
+  ASSERT_EQ(sgdrc.m.ls_finished, 20);
+  EXPECT_GT(sgdrc.stat("colour_changes"), 0);
+  int ls_a_shared = 0;
+  for (double a : alphas(sgdrc, "ls/a")) {
+    if (a > 1) {
+      EXPECT_NEAR(a, 1 + 0.1 * u_be, 1e-12);
+      ++ls_a_shared;
+    }
+  }
+  EXPECT_GT(ls_a_shared, 0) << "ls/a never ran beside BE: the test proves nothing";
+  for (double a : alphas(sgdrc, "ls/b")) EXPECT_EQ(a, 1.0);
+  // BE kernels launched beside ls/b (coloured) take none either; beside ls/a, α = 1 + 0.1 · u_ls/a.
+  int be_coloured = 0;
+  for (double a : alphas(sgdrc, "be/m")) be_coloured += a == 1.0;
+  EXPECT_GT(be_coloured, 0);
+  const Outcome mps = run("mps", spaced(20, Time::ms(3)), {}, true, 0, Time::ms(5), short_be);
+  double mps_ls_b = 1;
+  for (double a : alphas(mps, "ls/b")) mps_ls_b = std::max(mps_ls_b, a);
+  EXPECT_NEAR(mps_ls_b, 1 + 0.1 * u_be, 1e-12);
+}
+
 TEST(Colocation, SameInputsSameOutputs) {
   const Outcome a = run("orion", spaced(50, Time::us(500)));
   const Outcome b = run("orion", spaced(50, Time::us(500)));

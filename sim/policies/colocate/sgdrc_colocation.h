@@ -20,8 +20,8 @@
 //    kernel starts beside one) and the two kernels' bandwidth demands on their SMs add up to more
 //    than the HBM (demand = D / (T_comp(s) · B_peak), 1 for a kernel with no compute), LS gets its
 //    allocated colours exclusively and BE the other C - c, until the LS queue empties (on_ls_idle);
-//    otherwise both tenants use every channel and HBM is shared by the flow solver's max-min
-//    water-filling.
+//    otherwise both tenants use every channel (and every L2 slice: the interference term applies
+//    to kernels launched then) and HBM is shared by the flow solver's max-min water-filling.
 //  * Colour changes move memory capacity: a colour given to LS is taken from BE, whose pages
 //    there (its resident bytes x colours / C) are copied to its remaining colours, a device copy
 //    that loads HBM like any other (bimodal tensors: LS's tensors keep a copy in its colours and
@@ -68,6 +68,11 @@ class SgdrcColocation final : public ColocationPolicy, private CompletionListene
   KernelPlacement place_ls(Platform& platform, const KernelShape& k, const BeView& be) override;
   std::optional<KernelPlacement> place_be(Platform& platform, const KernelShape& k, const LsView& ls) override;
   void on_ls_idle(Platform& platform) override;
+  // Colours select DRAM channels and, with them, the L2 slices in front of them, so while LS holds
+  // exclusive colours the tenants share neither (FGPU: page colouring isolates L2 evictions as well
+  // as DRAM queueing, "near perfect"; its GTX 1070 hash makes the memory-module index the L2 set
+  // index's low bits; REFERENCE §6.7). The offline profile (LS alone on its colours) is then exact.
+  bool shares_memory_system() const override { return ls_colours_ == 0; }
   std::vector<std::pair<std::string, double>> stats() const override;
   int ls_sms() const { return ls_sms_; }
   int ls_colours() const { return ls_colours_; }  // 0 = no colouring: both tenants on every channel

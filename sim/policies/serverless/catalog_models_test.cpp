@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,28 @@ TEST(CatalogModels, MeasuredTimesStay) {
   EXPECT_EQ(catalog_data_type(4, gpu_limits_for(v100.model)).rate_factor, 1.0 / 8);
   EXPECT_EQ(catalog_data_type(4, gpu_limits_for("H200-SXM")).name, "tf32");
   EXPECT_EQ(catalog_data_type(2, gpu_limits_for(v100.model)).name, "fp16");
+}
+
+// Held out (nothing here is fitted on Torpor): the kernel model on the v100x4-gn6e preset against
+// Torpor Table 4 (V100, batch 1; REFERENCE.md §5.6), the figures the catalog's measured_ms and
+// native_ms carry. The model charges the preset's 5.4 us launch per kernel, not eager PyTorch's
+// host dispatch (about 50-60 us per operator, models/validation/kernel_model_validation_test.cpp),
+// so the launch-bound CNNs come out several times faster than measured; BERT-large QA is
+// compute-bound and owes little to dispatch. docs/serverless.md quotes the table this prints.
+TEST(CatalogModels, KernelModelAgainstTorporTable4) {
+  const GpuSpec v100 = load_hardware_preset("v100x4-gn6e").gpus.at(0);
+  std::printf("%-16s %9s %9s %9s %8s %8s\n", "model", "kernel", "remoting", "native", "vs rem.", "vs nat.");
+  for (const CatalogModel& c : embedded_model_catalog().models) {
+    if (c.measured_s[0] <= 0) continue;
+    double t = 0;
+    for (double g : kernel_model_group_times(c, v100)) t += g;
+    std::printf("%-16s %7.2fms %7.1fms %7.1fms %+7.0f%% %+7.0f%%\n", c.name.c_str(), t * 1e3, c.measured_s[0] * 1e3,
+                c.native_s[0] * 1e3, 100 * (t / c.measured_s[0] - 1), 100 * (t / c.native_s[0] - 1));
+    EXPECT_LT(t, c.native_s[0]);  // no dispatch floor: never slower than eager PyTorch
+    if (c.name == "bert_qa") {
+      EXPECT_NEAR(t / c.native_s[0], 1.0, 0.15);
+    }
+  }
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "sim/policies/serverless/serverless_node.h"
 #include "sim/policies/serverless/catalog_models.h"
 #include "sim/policies/serverless/node_links.h"
+#include "sim/scenario/scenario_loader.h"
 
 namespace parallax::hw {
 
@@ -24,9 +25,22 @@ double serverless_metric(const ServerlessOutcome& o, std::string_view metric) {
   throw std::invalid_argument(fmt::format("unknown serverless metric '{}'", metric));
 }
 
+namespace {
+
+// The hardware preset whose GPU gives the layers of `gpu_kind` their compute times.
+GpuSpec catalog_gpu(std::string_view gpu_kind) {
+  constexpr std::pair<std::string_view, std::string_view> kPresets[] = {
+      {"V100", "v100x4-gn6e"}, {"A100", "dgx-a100"}, {"H100", "dgx-h100"}, {"H200", "h200x1"}};
+  for (const auto& [kind, preset] : kPresets)
+    if (kind == gpu_kind) return load_hardware_preset(preset).gpus.at(0);
+  throw std::invalid_argument(fmt::format("unknown GPU kind '{}' (V100, A100, H100, H200)", gpu_kind));
+}
+
+}  // namespace
+
 ServerlessOutcome run_serverless_trial(Platform& platform, const ServerlessTrial& t, const std::function<void()>& run,
                                        double compute_scale) {
-  const std::vector<ServedModel> models = served_models(t.models, t.gpu_kind, compute_scale);
+  const std::vector<ServedModel> models = served_models(t.models, catalog_gpu(t.gpu_kind), compute_scale);
   std::vector<ServedFunction> functions;
   for (const ServedModel& m : models) functions.push_back({m.name, static_cast<uint32_t>(functions.size())});
   ServerlessPolicy policy = serverless_policy_preset(t.policy);

@@ -6,8 +6,8 @@
 // time (parameters: hw/trial_config.h). The same trial runs on SimPlatform for `parallax validate`. Every parameter is a config
 // key of the measurement row.
 //
-// Kernels: the node launches each layer described by its time (the catalog's compute_s for
-// `gpu_kind`); the platform realises it (CudaPlatform as the intensity kernel at
+// Kernels: the node launches each layer described by its time (sim/policies/serverless/catalog_models.h
+// on the hardware preset of `gpu_kind`: v100x4-gn6e, dgx-a100, dgx-h100 or h200x1); the platform realises it (CudaPlatform as the intensity kernel at
 // CudaPlatformOptions::kernel_flops_per_s = the trial's `flops_per_s`, SimPlatform at its peak).
 #pragma once
 

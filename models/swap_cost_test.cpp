@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include "models/layer_roofline.h"
 
 namespace parallax::models {
 namespace {
@@ -46,12 +45,6 @@ TEST(SwapCost, PipelinedNeverBeatsEitherBound) {
     EXPECT_GE(p + 1e-15, swap_group_ready_s(layers, path).back());
     EXPECT_LE(p, whole_swap_latency_s(layers, path) + 41 * 21e-6);
   }
-}
-
-TEST(LayerRoofline, ComputeAndMemoryBound) {
-  EXPECT_NEAR(layer_roofline_time_s(46.5e9, 0, 15.7e12, 900e9, 0.75, 0.8, 5e-6), 5e-6 + 46.5e9 / (0.75 * 15.7e12), 1e-15);
-  EXPECT_NEAR(layer_roofline_time_s(0, 720e9, 15.7e12, 900e9, 0.75, 0.8, 0), 1.0, 1e-12);
-  EXPECT_THROW(layer_roofline_time_s(1, 1, 0, 1, 1, 1, 0), std::invalid_argument);
 }
 
 // Torpor's models on the v100x4-gn6e preset: PCIe 16 GB/s with 1 us (two 0.5 us hops), best

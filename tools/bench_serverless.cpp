@@ -107,7 +107,7 @@ int ServerlessBench::run() const {
   setup.hardware = load_hardware_preset(hardware_);
   setup.policy = serverless_policy_preset(policy_);
   setup.policy.closed_form = !platform_path_;
-  setup.models = served_models(kModels, setup.hardware.gpus.at(0).model);
+  setup.models = served_models(kModels, setup.hardware.gpus.at(0));
   for (int f = 0; f < functions_; ++f) setup.functions.push_back({fmt::format("f{}", f), static_cast<uint32_t>(f % 8)});
   setup.nodes = nodes_;
   setup.seed = seed_;

@@ -102,7 +102,7 @@ ServerlessSummary run_policy(const Scenario& sc, const std::string& name, std::s
   setup.policy.record_timeline = trace != nullptr || timeline != nullptr;
   setup.policy.record_requests = trace != nullptr;
   setup.policy.closed_form = sc.serverless.closed_form;
-  setup.models = served_models(sc.serverless.models, sc.hardware.gpus.at(0).model);
+  setup.models = served_models(sc.serverless.models, sc.hardware.gpus.at(0));
   for (int64_t f = 0; f < sc.serverless.functions; ++f)
     setup.functions.push_back({fmt::format("f{}", f), static_cast<uint32_t>(f % static_cast<int64_t>(sc.serverless.models.size()))});
   setup.nodes = static_cast<int>(sc.serverless.nodes);

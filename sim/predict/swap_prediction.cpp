@@ -8,6 +8,7 @@
 #include "models/swap_cost.h"
 #include "sim/platform/topology.h"
 #include "sim/io/input_error.h"
+#include "sim/policies/serverless/catalog_models.h"
 #include "sim/scenario/model_catalog_reader.h"
 #include "sim/scenario/scenario_loader.h"
 
@@ -34,16 +35,20 @@ models::SwapPath route_path(Topology& topo, int src, int dst, bool& nvlink_only)
 nlohmann::ordered_json predict_swap(const PredictSwapOptions& o) {
   const HardwareSpec hw = load_hardware_preset(o.hardware);
   const CatalogModel& m = embedded_model_catalog().at(o.model);
-  const int kind = catalog_gpu_kind(hw.gpus.empty() ? "" : hw.gpus[0].model);
-  if (kind < 0) throw InputError({}, "hardware", fmt::format("the model catalog has no compute times for '{}'", o.hardware));
   if (o.gpu < 0 || o.gpu >= static_cast<int>(hw.gpus.size()))
     throw InputError({}, "gpu", fmt::format("--gpu {} is not a GPU of '{}'", o.gpu, o.hardware));
   if (o.path != "pcie" && o.path != "nvlink" && o.path != "none")
     throw InputError({}, "path", fmt::format("--path must be pcie, nvlink or none; got '{}'", o.path));
   if (o.loading != "pipelined" && o.loading != "whole")
     throw InputError({}, "loading", fmt::format("--loading must be pipelined or whole; got '{}'", o.loading));
-  std::vector<models::SwapLayer> layers;
-  for (const CatalogLayer& l : m.layers) layers.push_back({l.param_bytes, l.compute_s[static_cast<size_t>(kind)]});
+  std::vector<ServedModel> served;
+  try {
+    served = served_models(std::vector<std::string>{m.name}, hw.gpus[static_cast<size_t>(o.gpu)]);
+  } catch (const std::invalid_argument& e) {
+    throw InputError({}, "hardware", e.what());
+  }
+  const std::vector<models::SwapLayer>& layers = served[0].layers;
+  const int kind = catalog_gpu_kind(hw.gpus[static_cast<size_t>(o.gpu)].model);
 
   Topology topo(hw);
   nlohmann::ordered_json out;
@@ -53,7 +58,7 @@ nlohmann::ordered_json predict_swap(const PredictSwapOptions& o) {
   out["gpu"] = o.gpu;
   out["param_bytes"] = m.param_bytes();
   out["compute_s"] = models::resident_latency_s(layers);
-  out["compute_measured"] = static_cast<bool>(m.measured[static_cast<size_t>(kind)]);
+  out["compute_measured"] = kind >= 0 && m.measured_s[static_cast<size_t>(kind)] > 0;
   if (o.path == "none") {
     out["latency_s"] = models::resident_latency_s(layers);
   } else {

@@ -1,13 +1,13 @@
 // File: sim/scenario/model_catalog_reader.h
 // Reads the DNN model catalog (scenarios/models/catalog.yaml, compiled in) into the workload's
-// ModelCatalog (sim/workload/model_catalog.h). Compute times are measured where the catalog gives
-// `measured_ms` (spread over the groups by FLOP share), otherwise derived per group with the
-// roofline of models/gemm_cost (flagged `measured = false`). Every figure must have a `sources:`
-// entry; a missing or unknown one is an InputError at its file:line:col.
+// ModelCatalog (sim/workload/model_catalog.h): layer groups, and the whole model's compute time
+// where the catalog gives `measured_ms`; the groups' times on a GPU are
+// sim/policies/serverless/catalog_models.h's. Every figure must have a `sources:` entry; a missing
+// or unknown one is an InputError at its file:line:col.
 //
 //   const ModelCatalog& catalog = embedded_model_catalog();
-//   const CatalogModel& m = catalog.at("resnet152");         // InputError if unknown
-//   double s = m.compute_s(catalog_gpu_kind("V100-SXM2-32GB"));  // 0.017
+//   const CatalogModel& m = catalog.at("resnet152");                  // InputError if unknown
+//   double s = m.measured_s[catalog_gpu_kind("V100-SXM2-32GB")];     // 0.017
 #pragma once
 
 #include <string>

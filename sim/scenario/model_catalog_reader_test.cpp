@@ -23,12 +23,9 @@ TEST(ModelCatalog, ResNet152MatchesItsSources) {
   EXPECT_NEAR(m.flops(), 2 * 11.5127e9, 0.01e9);
   const int v100 = catalog_gpu_kind("V100-SXM2-32GB");
   ASSERT_EQ(v100, 0);
-  EXPECT_TRUE(m.measured[0]);
-  EXPECT_NEAR(m.compute_s(v100), 0.017, 1e-12);          // Torpor Table 4 remoting
+  EXPECT_NEAR(m.measured_s[static_cast<size_t>(v100)], 0.017, 1e-12);  // Torpor Table 4 remoting
   EXPECT_NEAR(m.native_s[0], 0.025, 1e-12);
-  EXPECT_FALSE(m.measured[1]);                            // A100: derived
-  EXPECT_GT(m.compute_s(1), 0);
-  EXPECT_LT(m.compute_s(3), m.compute_s(1));              // H200 faster than A100 by the roofline
+  EXPECT_EQ(m.measured_s[1], 0);                                       // A100: none
   EXPECT_EQ(m.heaviness, Heaviness::median);
   EXPECT_NEAR(m.slo_s, 0.080, 1e-12);
   EXPECT_EQ(m.layers.size(), 52u);  // stem, 50 bottleneck blocks, fc
@@ -44,13 +41,7 @@ TEST(ModelCatalog, RepeatExpandsLayers) {
   EXPECT_NEAR(static_cast<double>(l.param_bytes()), 13.48e9, 0.01e9);
 }
 
-constexpr const char* kHead = R"(gpus:
-  V100: {fp32_tflops: 15.7, fp16_tflops: 125, hbm_GBps: 900, source: s}
-  A100: {fp32_tflops: 156, fp16_tflops: 312, hbm_GBps: 2039, source: s}
-  H100: {fp32_tflops: 494, fp16_tflops: 989, hbm_GBps: 3350, source: s}
-  H200: {fp32_tflops: 494, fp16_tflops: 989, hbm_GBps: 4800, source: s}
-derivation: {eta_compute: 0.75, eta_memory: 0.8, overhead_us: 5, source: s}
-models:
+constexpr const char* kHead = R"(models:
   - name: m
     heaviness: light
     dtype: fp32
@@ -78,12 +69,23 @@ TEST(ModelCatalog, ErrorsAreLocated) {
             std::string::npos);
   // A source for a figure that is not there.
   const std::string e = catalog_error_of(layers + "    sources: {layers: a, slo_ms: b, native_footprint_GB: c, heaviness: d, native_ms.V100: e}\n");
-  EXPECT_NE(e.find("cat.yaml:15:"), std::string::npos) << e;
+  EXPECT_NE(e.find("cat.yaml:9:"), std::string::npos) << e;
   EXPECT_NE(e.find("names no figure"), std::string::npos) << e;
   // Unknown GPU kind with did-you-mean, and a bad number.
   EXPECT_NE(catalog_error_of("    measured_ms: {V10: 3}\n" + layers + sources).find("did you mean 'V100'"), std::string::npos);
-  EXPECT_NE(catalog_error_of("    layers: [{name: a, params: -1, gmacs: 1}]\n" + sources).find("cat.yaml:14:"), std::string::npos);
+  EXPECT_NE(catalog_error_of("    layers: [{name: a, params: -1, gmacs: 1}]\n" + sources).find("cat.yaml:8:"), std::string::npos);
   EXPECT_NE(catalog_error_of(layers + sources + "    colour: red\n").find("unknown key"), std::string::npos);
+  // An unused group runs nothing, so it cannot have multiply-accumulates.
+  EXPECT_NE(catalog_error_of("    layers: [{name: a, params: 10, gmacs: 1, unused: true}]\n" + sources).find("unused but has gmacs"),
+            std::string::npos);
+}
+
+TEST(ModelCatalog, InceptionAuxLogitsIsUnused) {
+  const CatalogModel& m = embedded_model_catalog().at("inception_v3");
+  ASSERT_EQ(m.layers.size(), 6u);
+  EXPECT_EQ(m.layers[3].name, "aux_logits");
+  EXPECT_TRUE(m.layers[3].unused);
+  EXPECT_FALSE(m.layers[4].unused);
 }
 
 }  // namespace

@@ -36,12 +36,6 @@ double CatalogModel::flops() const {
   return f;
 }
 
-double CatalogModel::compute_s(int gpu_kind) const {
-  double s = 0;
-  for (const CatalogLayer& l : layers) s += l.compute_s.at(static_cast<size_t>(gpu_kind));
-  return s;
-}
-
 const CatalogModel* ModelCatalog::find(std::string_view name) const {
   for (const CatalogModel& m : models)
     if (m.name == name) return &m;

@@ -1,8 +1,9 @@
 // File: sim/workload/model_catalog.h
 // The DNN model catalog as the workloads use it: per model its layer groups in first-use order
-// with parameter bytes, FLOPs and compute time on V100/A100/H100/H200, the SLO, the native
-// per-function GPU footprint and Torpor's heaviness class. Plain data and lookups; reading it
-// from YAML is sim/scenario/model_catalog_reader.h.
+// with parameter bytes and FLOPs, the whole model's measured compute time on V100/A100/H100/H200
+// where one exists, the SLO, the native per-function GPU footprint and Torpor's heaviness class.
+// Plain data and lookups; reading it from YAML is sim/scenario/model_catalog_reader.h, the compute
+// times a GPU gives the groups are sim/policies/serverless/catalog_models.h.
 #pragma once
 
 #include <array>
@@ -27,7 +28,7 @@ struct CatalogLayer {
   std::string name;
   int64_t param_bytes = 0;
   double flops = 0;
-  std::array<double, kCatalogGpuKinds.size()> compute_s{};  // per GPU kind
+  bool unused = false;  // in the state dict, never run by an eval forward pass (Inception's AuxLogits)
 };
 
 struct CatalogModel {
@@ -38,14 +39,13 @@ struct CatalogModel {
   double slo_s = 0;
   int64_t native_footprint_bytes = 0;  // one function's GPU memory when it runs natively
   double cold_start_s = 0;             // container + runtime + model start (keep-alive baseline); 0 = unknown
-  std::array<bool, kCatalogGpuKinds.size()> measured{};       // compute time measured, not derived
+  std::array<double, kCatalogGpuKinds.size()> measured_s{};   // whole-model compute time, 0 = none
   std::array<double, kCatalogGpuKinds.size()> native_s{};     // PyTorch-native latency, 0 = unknown
   std::vector<CatalogLayer> layers;                           // `repeat` expanded
   std::map<std::string, std::string> sources;                 // figure -> citation
 
   int64_t param_bytes() const;
   double flops() const;
-  double compute_s(int gpu_kind) const;  // sum over layers
 };
 
 struct ModelCatalog {

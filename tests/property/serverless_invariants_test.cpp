@@ -73,7 +73,7 @@ Draw draw(uint64_t seed) {
   std::vector<std::string> names;
   for (int m = uniform_count(rng, 1, 8); m > 0; --m)
     names.push_back(catalog.models[rng.uniform_int(catalog.models.size())].name);
-  d.models = served_models(names, d.hw.gpus.at(0).model);
+  d.models = served_models(names, d.hw.gpus.at(0));
   for (ServedModel& m : d.models) m.slo = Time::seconds(m.slo.to_seconds() * log_uniform(rng, 0.5, 4));
   const int functions = uniform_count(rng, 1, 40);
   for (int f = 0; f < functions; ++f) {

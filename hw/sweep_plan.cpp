@@ -276,7 +276,10 @@ void plan_intrafusion(Builder& b, const DeviceFacts& d, bool quick) {
 
 // sm_scaling (issue 17 part 1): the streaming and the FMA intensity kernel alone on s SMs, so that
 // `parallax fit` gets bandwidth per SM and FLOP rate per SM. Each kernel's work is sized to take
-// ~2 ms alone on the whole GPU.
+// ~2 ms alone on the whole GPU. Ridge rows: the intensity kernel with both FLOPs and bytes, at
+// T_comp / T_mem = 0.5 ... 2 around the ridge point on 32 SMs (where the per-SM cap binds) and the
+// whole GPU: how far their times exceed max(T_comp, T_mem) gives the smoothing exponent p of
+// models/kernel_time.h (measurement_fit.h).
 void plan_sm_scaling(Builder& b, const DeviceFacts& d, bool quick) {
   std::vector<int> sms = quick ? std::vector<int>{8, 32, d.sms} : std::vector<int>{8, 16, 32, 64, d.sms};
   std::sort(sms.begin(), sms.end());
@@ -292,6 +295,17 @@ void plan_sm_scaling(Builder& b, const DeviceFacts& d, bool quick) {
     b.add("sm_scaling", fmt::format("sm_scaling/fma/{}", s),
           {{"kernel", "fma"}, {"sms", str(s)}, {"flops", fmt::format("{:.0f}", fma_flops)}, {"dram_bytes", "0"}},
           fma_flops / (d.fp32_flops * s / d.sms) + kLaunchOverheadS);
+  }
+  const std::vector<double> ratios = quick ? std::vector<double>{0.5, 1, 2} : std::vector<double>{0.5, 0.7, 1, 1.4, 2};
+  for (int s : quick ? std::vector<int>{d.sms} : std::vector<int>{std::min(32, d.sms), d.sms}) {
+    const double t_mem = stream_bytes / std::min(d.hbm_Bps, s * kCopyKernelPerSmBps);
+    for (double ratio : ratios) {
+      const double flops = std::round(ratio * t_mem * d.fp32_flops * s / d.sms / 1e6) * 1e6;
+      b.add("sm_scaling", fmt::format("sm_scaling/ridge/{}/{}", s, ratio),
+            {{"kernel", "ridge"}, {"sms", str(s)}, {"flops", fmt::format("{:.0f}", flops)},
+             {"dram_bytes", fmt::format("{:.0f}", stream_bytes)}},
+            (1 + ratio) * t_mem + kLaunchOverheadS);  // at most T_comp + T_mem (p = 1)
+    }
   }
 }
 

@@ -53,8 +53,9 @@ TEST(SweepPlan, CaseCountsPerFamily) {
   EXPECT_EQ(full.count("interdecom"), 2u * 3 * 5);
   // Per pair: sequential and IntraFusion at 3 comm-SM counts.
   EXPECT_EQ(full.count("intrafusion"), 2u * 4);
-  // Streaming and FMA kernels on 8, 16, 32, 64 and all 132 SMs.
-  EXPECT_EQ(full.count("sm_scaling"), 2u * 5);
+  // Streaming and FMA kernels on 8, 16, 32, 64 and all 132 SMs; ridge rows at 5 intensities on
+  // 32 and 132 SMs.
+  EXPECT_EQ(full.count("sm_scaling"), 2u * 5 + 2 * 5);
   // timeslice, mps, elastic at two loads.
   EXPECT_EQ(full.count("multiplex"), 3u * 2);
   // Models above 16 GiB (llama2_13b) are left out.

@@ -2,6 +2,7 @@
 #include "models/kernel_time.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace parallax {
@@ -35,10 +36,24 @@ double kernel_bandwidth_Bps(const DeviceRates& d, int sms, double bandwidth_shar
   return bw;
 }
 
-double kernel_time_s(const KernelShape& k, const DeviceRates& d, int sms, double bandwidth_share) {
+double smoothed_max(double a, double b, double p) {
+  const double hi = std::max(a, b), lo = std::min(a, b);
+  if (p <= 0 || hi <= 0) return hi;
+  // hi·(1 + (lo/hi)^p)^(1/p): no overflow for any p. p = 4 (the presets') without pow: the
+  // kernel model evaluates this per kernel and per candidate tile, and pow is most of its cost.
+  const double r = lo / hi;
+  if (p == 4) return hi * std::sqrt(std::sqrt(1 + r * r * r * r));
+  return hi * std::pow(1 + std::pow(r, p), 1 / p);
+}
+
+double kernel_memory_s(const KernelShape& k, const DeviceRates& d, int sms, double bandwidth_share) {
   const int used = std::min(sms, k.sm_need());
-  const double mem = k.dram_bytes > 0 ? k.dram_bytes / kernel_bandwidth_Bps(d, used, bandwidth_share) : 0;
-  return std::max(kernel_compute_s(k, d, sms), mem) + d.launch_s;
+  return k.dram_bytes > 0 ? k.dram_bytes / kernel_bandwidth_Bps(d, used, bandwidth_share) : 0;
+}
+
+double kernel_time_s(const KernelShape& k, const DeviceRates& d, int sms, double bandwidth_share) {
+  return smoothed_max(kernel_compute_s(k, d, sms), kernel_memory_s(k, d, sms, bandwidth_share), d.smoothing_p) +
+         d.launch_s;
 }
 
 bool compute_bound(const KernelShape& k, const DeviceRates& d) {

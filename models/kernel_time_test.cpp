@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "models/kernel_interference.h"
 
 namespace parallax {
@@ -50,6 +52,28 @@ TEST(KernelTime, RooflineWithBandwidthShareAndPerSmCap) {
   d.bw_per_sm_Bps = 20e9;
   EXPECT_DOUBLE_EQ(kernel_bandwidth_Bps(d, 8, 1.0), 160e9);
   EXPECT_NEAR(kernel_time_s(k, d, 8, 1.0), 4.8e9 / 160e9, 1e-12);
+}
+
+// Smoothing by hand: at the ridge (T_comp = T_mem = 1 ms) p = 2 gives √2 ms and p = 4 2^(1/4) ms;
+// p = 0 is the max; far from the ridge (T_mem = T_comp / 10) p = 4 adds only (1 + 10^-4)^(1/4) - 1
+// = 0.0025 %; a kernel with no bytes is its compute time whatever p.
+TEST(KernelTime, SmoothingExponentByHand) {
+  EXPECT_DOUBLE_EQ(smoothed_max(1e-3, 1e-3, 0), 1e-3);
+  EXPECT_NEAR(smoothed_max(1e-3, 1e-3, 2), std::sqrt(2.0) * 1e-3, 1e-15);
+  EXPECT_NEAR(smoothed_max(1e-3, 1e-3, 4), std::pow(2.0, 0.25) * 1e-3, 1e-15);
+  EXPECT_NEAR(smoothed_max(1e-3, 1e-4, 4), 1e-3 * std::pow(1 + 1e-4, 0.25), 1e-15);
+  EXPECT_DOUBLE_EQ(smoothed_max(2e-3, 0, 3), 2e-3);
+  EXPECT_DOUBLE_EQ(smoothed_max(0, 0, 3), 0);
+  EXPECT_NEAR(smoothed_max(1, 1, 1), 2, 1e-15);  // p = 1: no overlap at all
+  // 989 GFLOP and 4.8 GB on the H200: 1 ms each at the ridge; with p = 4 and a 5 µs launch.
+  KernelShape k{989e9, 4.8e9, 1320, 1};
+  DeviceRates d = h200();
+  d.launch_s = 5e-6;
+  EXPECT_NEAR(kernel_time_s(k, d, 132, 1.0), 1e-3 + 5e-6, 1e-12);
+  d.smoothing_p = 4;
+  EXPECT_NEAR(kernel_time_s(k, d, 132, 1.0), std::pow(2.0, 0.25) * 1e-3 + 5e-6, 1e-12);
+  // Half the bandwidth: T_mem = 2 ms, T_comp = 1 ms: 2·(1 + 2^-4)^(1/4) ms.
+  EXPECT_NEAR(kernel_time_s(k, d, 132, 0.5), 2e-3 * std::pow(1 + 1.0 / 16, 0.25) + 5e-6, 1e-12);
 }
 
 TEST(KernelInterference, DefaultChargesOnlyTheOthersL2) {

@@ -45,9 +45,12 @@ namespace {
 
 // Tensor-core tile configurations in the spirit of CUTLASS's defaults (3-stage pipelines of
 // tm x tk and tk x tn panels in shared memory) [assumption: shapes and register counts follow
-// CUTLASS's sm80 defaults; `efficiency` — the fraction of the SM's peak a fully occupied tile
-// reaches — rises with the tile as the epilogue and the panel loads are amortised over more MACs,
-// an assumption to be fitted by the hardware sweep's GEMM family].
+// CUTLASS's sm80 defaults (cutlass_library generator.py's 16-bit tensor-op TileDescriptions,
+// which list 256x64 and 64x256 with 4 warps beside the others); `efficiency` — the fraction of
+// the SM's peak a fully occupied tile reaches — rises with the tile's panel intensity
+// tm·tn/(tm + tn) as the epilogue and the panel loads are amortised over more MACs (85: 1.0, 64:
+// 0.95, 51: 0.91 interpolated, 43: 0.88, 32: 0.75), an assumption to be fitted by the hardware
+// sweep's GEMM family].
 struct Tile {
   int tm, tn, tk;
   int threads;
@@ -58,6 +61,8 @@ constexpr Tile kTiles[] = {
     {256, 128, 32, 256, 232, 1.00},
     {128, 256, 32, 256, 232, 1.00},
     {128, 128, 32, 256, 168, 0.95},
+    {256, 64, 32, 128, 232, 0.91},
+    {64, 256, 32, 128, 232, 0.91},
     {128, 64, 32, 128, 168, 0.88},
     {64, 128, 32, 128, 168, 0.88},
     {64, 64, 32, 128, 128, 0.75},

@@ -114,6 +114,8 @@ std::string format_calibration_yaml(const Calibration& c) {
     line(fmt::format("  bw_per_sm_Bps: {}", num(c.sm_scaling->bw_per_sm_Bps)));
     line(fmt::format("  hbm_Bps: {}", num(c.sm_scaling->hbm_Bps)));
     line(fmt::format("  flops_per_sm: {}", num(c.sm_scaling->flops_per_sm)));
+    // Only when fitted: files of sweeps without ridge rows stay as they were.
+    if (c.sm_scaling->smoothing_p > 0) line(fmt::format("  smoothing_p: {}", num(c.sm_scaling->smoothing_p)));
     line(fmt::format("  rows: {}", c.sm_scaling->rows));
   }
   if (!c.collectives.empty()) {

@@ -12,7 +12,7 @@
 //   launch: [{what, seconds, rows}]
 //   interference: {l2_self, l2_other, dram_self, dram_other, constant, rows}
 //   interdecom: [{m, n, k, copy_sms, copy_bytes, a_s, b_s, c_s, rows}]
-//   sm_scaling: {bw_per_sm_Bps, hbm_Bps, flops_per_sm, rows}
+//   sm_scaling: {bw_per_sm_Bps, hbm_Bps, flops_per_sm, [smoothing_p,] rows}
 //   collectives: [{op, ranks, [nodes,] link_Bps, base_latency_s, step_latency_s, bandwidth_efficiency,
 //                  rows, median_rel_error, p95_rel_error, max_rel_error,
 //                  [network: {nics_per_node, nic_Bps, hop_latency_s, median_rel_error, held_out_median}]}]
@@ -81,6 +81,7 @@ struct SmScalingCalibration {
   double bw_per_sm_Bps = 0.0;
   double hbm_Bps = 0.0;       // the most any streaming row reached
   double flops_per_sm = 0.0;  // 0 when no FMA row was measured
+  double smoothing_p = 0.0;   // p of models/kernel_time.h from the ridge rows; 0 when none was measured
   int rows = 0;
 };
 

@@ -3,14 +3,17 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 #include <numeric>
+#include <stdexcept>
 #include <tuple>
 
 #include <fmt/format.h>
 
 #include "models/gemm_fit.h"
 #include "models/kernel_interference.h"
+#include "models/kernel_time.h"
 #include "models/linear_time_fits.h"
 
 namespace parallax::models {
@@ -73,6 +76,37 @@ const InterDecomCalibration* find_interdecom(const Calibration& c, const Measure
 
 }  // namespace
 
+double ridge_time_s(const RidgeSample& r, const SmScalingCalibration& k, double p) {
+  const double t_comp = r.flops / (r.sms * k.flops_per_sm);
+  const double t_mem = r.dram_bytes / std::min(k.hbm_Bps, r.sms * k.bw_per_sm_Bps);
+  return smoothed_max(t_comp, t_mem, p);
+}
+
+double fit_smoothing_p(const std::vector<RidgeSample>& rows, const SmScalingCalibration& k) {
+  if (rows.empty()) throw std::invalid_argument("fit_smoothing_p: no ridge rows");
+  const auto loss = [&](double log_p) {
+    double sum = 0;
+    for (const RidgeSample& r : rows) sum += std::pow(std::log(ridge_time_s(r, k, std::exp(log_p)) / r.seconds), 2);
+    return sum;
+  };
+  // Golden-section search over log p in [log 1, log 64]: the loss is unimodal in p (the smoothed
+  // time falls monotonically from T_comp + T_mem at p = 1 towards the max).
+  double lo = 0, hi = std::log(kMaxSmoothingP);
+  const double g = (std::sqrt(5.0) - 1) / 2;
+  double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
+  double fa = loss(a), fb = loss(b);
+  for (int i = 0; i < 80; ++i) {
+    if (fa < fb) {
+      hi = b, b = a, fb = fa;
+      a = hi - g * (hi - lo), fa = loss(a);
+    } else {
+      lo = a, a = b, fa = fb;
+      b = lo + g * (hi - lo), fb = loss(b);
+    }
+  }
+  return std::exp((lo + hi) / 2);
+}
+
 std::vector<bool> held_out_rows(const std::vector<Measurement>& rows) {
   std::map<MeasurementFamily, std::vector<size_t>> by_family;
   for (size_t i = 0; i < rows.size(); ++i) by_family[rows[i].family].push_back(i);
@@ -108,6 +142,7 @@ Calibration fit_measurements(const std::vector<Measurement>& rows, const GpuComp
   std::map<DecomKey, std::vector<DegreeTimeSample>> decom;
   std::vector<InterferenceSample> corun;
   std::vector<double> bw_per_sm, flops_per_sm;
+  std::vector<RidgeSample> ridge;
   double most_bw = 0;
   const auto alone = alone_times(rows);
   for (const Measurement& r : rows) {
@@ -122,7 +157,9 @@ Calibration fit_measurements(const std::vector<Measurement>& rows, const GpuComp
         if (auto s = corun_sample(r, alone, hardware.hbm_Bps)) corun.push_back(*s);
         break;
       case MeasurementFamily::sm_scaling:
-        if (r.number("dram_bytes") > 0) {
+        if (r.number("dram_bytes") > 0 && r.number("flops") > 0) {
+          ridge.push_back({r.number("sms"), r.number("flops"), r.number("dram_bytes"), r.value});
+        } else if (r.number("dram_bytes") > 0) {
           const double bw = r.number("dram_bytes") / r.value;
           bw_per_sm.push_back(bw / r.number("sms"));
           most_bw = std::max(most_bw, bw);
@@ -159,7 +196,8 @@ Calibration fit_measurements(const std::vector<Measurement>& rows, const GpuComp
       const size_t n = flops_per_sm.size();
       k.flops_per_sm = n % 2 == 1 ? flops_per_sm[n / 2] : 0.5 * (flops_per_sm[n / 2 - 1] + flops_per_sm[n / 2]);
     }
-    k.rows = static_cast<int>(bw_per_sm.size() + flops_per_sm.size());
+    if (k.flops_per_sm > 0 && !ridge.empty()) k.smoothing_p = fit_smoothing_p(ridge, k);
+    k.rows = static_cast<int>(bw_per_sm.size() + flops_per_sm.size() + (k.smoothing_p > 0 ? ridge.size() : 0));
     c.sm_scaling = k;
   }
   for (const auto& [key, samples] : decom) {
@@ -201,6 +239,10 @@ std::optional<double> predict_measurement(const Measurement& r, const Calibratio
       if (!c.sm_scaling) return std::nullopt;
       const SmScalingCalibration& k = *c.sm_scaling;
       const double sms = r.number("sms");
+      if (r.number("dram_bytes") > 0 && r.number("flops") > 0) {
+        if (k.smoothing_p <= 0) return std::nullopt;
+        return ridge_time_s({sms, r.number("flops"), r.number("dram_bytes"), 0}, k, k.smoothing_p);
+      }
       if (r.number("dram_bytes") > 0) return r.number("dram_bytes") / std::min(k.hbm_Bps, sms * k.bw_per_sm_Bps);
       if (r.number("flops") > 0 && k.flops_per_sm > 0) return r.number("flops") / (sms * k.flops_per_sm);
       return std::nullopt;

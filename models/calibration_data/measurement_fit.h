@@ -9,7 +9,10 @@
 //   interdecom  → A, B, C of T(d) = A·d + B + C/d per (dtype, m, n, k, copy_sms, copy_bytes)
 //   sm_scaling  → bw_per_sm = max over streaming rows of (dram_bytes / t) / sms (the per-SM cap of
 //                 min(HBM, s·bw_per_SM) binds at the fewest SMs), HBM = the most any row reached,
-//                 FLOP/s per SM = the median over FMA rows of (flops / t) / sms
+//                 FLOP/s per SM = the median over FMA rows of (flops / t) / sms, and the smoothing
+//                 exponent p of models/kernel_time.h from the ridge rows (both FLOPs and bytes):
+//                 the p in [1, 64] whose (T_comp^p + T_mem^p)^(1/p) fits their times best (least
+//                 squares in log time), T_comp and T_mem from the fitted per-SM rates
 // swap, intrafusion, colocate, serverless and multiplex rows are read and reported but not fitted.
 //
 // The train / held-out split (docs/calibration.md): within each family, rows sorted by case id;
@@ -28,6 +31,15 @@ namespace parallax::models {
 
 inline constexpr const char* kSplitRule =
     "per family, rows sorted by case id; every 4th (4th, 8th, ...) held out, the rest fitted on";
+
+// One ridge row of the sm_scaling family: the intensity kernel with both FLOPs and DRAM bytes.
+struct RidgeSample {
+  double sms = 0, flops = 0, dram_bytes = 0, seconds = 0;
+};
+inline constexpr double kMaxSmoothingP = 64;  // 2^(1/64) = 1.011: indistinguishable from the max
+// The smoothed time of a ridge row on the fitted per-SM rates, and the p that fits the rows best.
+double ridge_time_s(const RidgeSample& row, const SmScalingCalibration& k, double p);
+double fit_smoothing_p(const std::vector<RidgeSample>& rows, const SmScalingCalibration& k);
 
 // true for the rows `kSplitRule` holds out, index-aligned with `rows`.
 std::vector<bool> held_out_rows(const std::vector<Measurement>& rows);

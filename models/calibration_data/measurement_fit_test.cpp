@@ -145,6 +145,65 @@ TEST(MeasurementFit, RecoversKnownParametersFromTheTrainingRows) {
   }
 }
 
+// The ridge rows (the intensity kernel at FLOPs/byte around the ridge point, whole GPU and 32 SMs)
+// give back the smoothing exponent they were generated with, for a sharp and a soft corner, and
+// through fit_measurements' whole sm_scaling path (its per-SM rates first, then p on them).
+TEST(MeasurementFit, RidgeRowsRecoverTheSmoothingExponent) {
+  const Truth t;
+  for (double p_true : {2.0, 3.5, 8.0}) {
+    Noise noise;
+    std::vector<Measurement> rows;
+    for (int sms : {8, 32, 132}) {
+      rows.push_back(row(MeasurementFamily::sm_scaling, fmt::format("sm_scaling/stream/{:03}", sms),
+                         {{"kernel", "stream"}, {"sms", s(sms)}, {"flops", "0"}, {"dram_bytes", "1e9"}},
+                         1e9 / std::min(t.hbm, sms * t.bw_per_sm) * noise()));
+      rows.push_back(row(MeasurementFamily::sm_scaling, fmt::format("sm_scaling/fma/{:03}", sms),
+                         {{"kernel", "fma"}, {"sms", s(sms)}, {"flops", "1e12"}, {"dram_bytes", "0"}},
+                         1e12 / (sms * t.flops_per_sm) * noise()));
+    }
+    for (int sms : {32, 132})
+      for (double ratio : {0.5, 0.7, 1.0, 1.4, 2.0}) {  // T_comp / T_mem
+        const double bytes = 1e9, t_mem = bytes / std::min(t.hbm, sms * t.bw_per_sm);
+        const double flops = ratio * t_mem * sms * t.flops_per_sm;
+        const double t_comp = flops / (sms * t.flops_per_sm);
+        const double truth_s = std::pow(std::pow(t_comp, p_true) + std::pow(t_mem, p_true), 1 / p_true);
+        rows.push_back(row(MeasurementFamily::sm_scaling, fmt::format("sm_scaling/ridge/{:03}/{}", sms, ratio),
+                           {{"kernel", "ridge"}, {"sms", s(sms)}, {"flops", s(flops)}, {"dram_bytes", s(bytes)}},
+                           truth_s * noise()));
+      }
+    const Calibration c = fit_measurements(rows, h100_sxm_hardware(), "synthetic");
+    ASSERT_TRUE(c.sm_scaling.has_value());
+    // ±1 % noise on times whose smoothing excess is 2^(1/p) - 1 (9 % at p = 8) bounds the recovery.
+    EXPECT_NEAR(c.sm_scaling->smoothing_p / p_true, 1.0, p_true > 4 ? 0.2 : 0.08) << "p = " << p_true;
+    EXPECT_EQ(c.sm_scaling->rows, 16);
+    for (const Measurement& r : rows) {
+      const auto predicted = predict_measurement(r, c, rows, h100_sxm_hardware());
+      ASSERT_TRUE(predicted.has_value()) << r.case_id;
+      EXPECT_LT(std::abs(*predicted / r.value - 1.0), 0.03) << r.case_id;
+    }
+  }
+  // Without ridge rows nothing is fitted and nothing written: older files stay as they were.
+  const Calibration none = fit_measurements(generated_rows(t), h100_sxm_hardware(), "synthetic");
+  ASSERT_TRUE(none.sm_scaling.has_value());
+  EXPECT_EQ(none.sm_scaling->smoothing_p, 0.0);
+}
+
+// Noise-free rows give p back to the search's precision, at either end of its range.
+TEST(MeasurementFit, SmoothingSearchIsExactOnCleanRows) {
+  SmScalingCalibration k;
+  k.bw_per_sm_Bps = 50e9, k.hbm_Bps = 3e12, k.flops_per_sm = 0.5e12;
+  for (double p_true : {1.0, 1.5, 4.0, 40.0}) {
+    std::vector<RidgeSample> rows;
+    for (double ratio : {0.5, 1.0, 2.0}) {
+      RidgeSample r{132, 0, 1e9, 0};
+      r.flops = ratio * (1e9 / 3e12) * 132 * 0.5e12;
+      r.seconds = ridge_time_s(r, k, p_true);
+      rows.push_back(r);
+    }
+    EXPECT_NEAR(fit_smoothing_p(rows, k) / p_true, 1.0, 1e-4) << p_true;
+  }
+}
+
 TEST(MeasurementFit, SplitIsDeterministicAndPerFamily) {
   const std::vector<Measurement> rows = generated_rows(Truth{});
   std::vector<Measurement> reversed(rows.rbegin(), rows.rend());

@@ -34,6 +34,8 @@ struct GpuSpec {
   double bw_per_sm_Bps = 0;      // DRAM bandwidth one SM can draw: a kernel on s SMs moves at most
                                  // s·bw_per_SM (models/kernel_time.h); the reader sets 2·HBM/SMs
                                  // when a description leaves it out
+  double kernel_smoothing_p = 0; // p of T = (T_comp^p + T_mem^p)^(1/p) (models/kernel_time.h); 0 = ∞,
+                                 // the plain roofline max
   std::optional<GemmEfficiency> gemm;  // calibrated; absent: overlap_gpu_params' defaults
 };
 

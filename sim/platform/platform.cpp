@@ -51,6 +51,7 @@ DeviceRates device_rates_of(const GpuSpec& g) {
   r.bw_per_sm_Bps = g.bw_per_sm_Bps;
   r.eta_compute = g.gemm ? g.gemm->eta_max : kPlannedComputeEfficiency;
   r.launch_s = g.kernel_launch_s;
+  r.smoothing_p = g.kernel_smoothing_p;
   return r;
 }
 

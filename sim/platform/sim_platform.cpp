@@ -350,6 +350,18 @@ ActivityId SimPlatform::launch(GpuId gpu, PartitionId partition, const KernelPro
     if (kernel.max_sms > 0 && kernel.dram_bytes > 0 && kernel.max_sms * g.bw_per_sm_Bps < g.hbm_Bps &&
         g.bw_per_sm_Bps > 0)
       bound = std::min(bound, kernel.max_sms * g.bw_per_sm_Bps / (kernel.dram_bytes / work_ps));
+    // A grid near the ridge point overlaps its compute with its memory traffic imperfectly: alone on
+    // its SMs (and its partition's bandwidth share) it runs at most at the rate that makes its time
+    // models/kernel_time.h's smoothed (T_comp^p + T_mem^p)^(1/p). The flow solver's shares lower
+    // each resource's rate further under contention; the smoothing is charged on the solo speed
+    // only [simplification].
+    if (kernel.max_sms > 0 && g.kernel_smoothing_p > 0) {
+      const int s = std::min(kernel.max_sms, g.sms);
+      double bw = (part ? part->spec.bandwidth_share : 1.0) * g.hbm_Bps;
+      if (g.bw_per_sm_Bps > 0) bw = std::min(bw, s * g.bw_per_sm_Bps);
+      const double solo = smoothed_max(flops / (g.peak_flops * s / g.sms), kernel.dram_bytes / bw, g.kernel_smoothing_p);
+      bound = std::min(bound, work_ps / solo);
+    }
   }
   const uint32_t slot = new_activity_slot();
   Activity& a = activities_[slot];
@@ -368,7 +380,7 @@ ActivityId SimPlatform::launch(GpuId gpu, PartitionId partition, const KernelPro
   a.dispatched = false;
   if (kernel.block_s > 0) {
     const int s = kernel.max_sms > 0 ? std::min(kernel.max_sms, g.sms) : g.sms;
-    a.own_s = std::max(flops / (g.peak_flops * s / g.sms), kernel.dram_bytes / g.hbm_Bps);
+    a.own_s = smoothed_max(flops / (g.peak_flops * s / g.sms), kernel.dram_bytes / g.hbm_Bps, g.kernel_smoothing_p);
   }
   if (log_) {
     a.record = new_record(ActivityKind::kernel, kernel.name, gpu_node_name(gpu), gpu_node_name(gpu));

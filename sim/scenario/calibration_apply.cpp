@@ -42,6 +42,7 @@ void apply_calibration(const models::Calibration& c, HardwareSpec& hw) {
     }
     if (launch) g.kernel_launch_s = launch->seconds;
     if (c.sm_scaling) g.bw_per_sm_Bps = c.sm_scaling->bw_per_sm_Bps;
+    if (c.sm_scaling && c.sm_scaling->smoothing_p > 0) g.kernel_smoothing_p = c.sm_scaling->smoothing_p;
     if (engine_Bps > 0) g.copy_engine_Bps = engine_Bps;
   }
   for (LinkSpec& l : hw.links) {

@@ -5,7 +5,8 @@
 //             the preset's SM count, peak FLOP/s and HBM bandwidth stay
 //   launch  → every GPU's kernel_launch_s (the `launch` fit)
 //   sm_scaling → every GPU's bw_per_sm_Bps (the per-SM DRAM bandwidth cap the sm_scaling
-//             streaming rows give; replaces the presets' 2·HBM/SMs assumption)
+//             streaming rows give; replaces the presets' 2·HBM/SMs assumption) and, where the
+//             sweep had ridge rows, every GPU's kernel_smoothing_p
 //   copy    → every GPU's copy_engine_Bps = the largest fitted copy bandwidth (pinned h2d/d2h,
 //             p2p): one copy is never faster than measured; links joining a GPU directly to a
 //             host take the pinned h2d/d2h fits (bandwidth: the larger, latency: the mean of α);

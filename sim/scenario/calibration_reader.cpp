@@ -124,11 +124,15 @@ models::InterDecomCalibration read_interdecom(const ConfigNode& node, const std:
 }
 
 models::SmScalingCalibration read_sm_scaling(const ConfigNode& node) {
-  const MapFields f(node, "sm_scaling", {"bw_per_sm_Bps", "hbm_Bps", "flops_per_sm", "rows"});
+  const MapFields f(node, "sm_scaling", {"bw_per_sm_Bps", "hbm_Bps", "flops_per_sm", "smoothing_p", "rows"});
   models::SmScalingCalibration c;
   c.bw_per_sm_Bps = read_positive(f.required("bw_per_sm_Bps"), f.path_of("bw_per_sm_Bps"));
   c.hbm_Bps = read_positive(f.required("hbm_Bps"), f.path_of("hbm_Bps"));
   c.flops_per_sm = read_non_negative(f.required("flops_per_sm"), f.path_of("flops_per_sm"));
+  if (const ConfigNode* n = f.optional("smoothing_p")) {
+    c.smoothing_p = read_positive(*n, f.path_of("smoothing_p"));
+    if (c.smoothing_p < 1) fail_at(*n, f.path_of("smoothing_p"), "'sm_scaling.smoothing_p' is at least 1 (1: compute and memory not overlapped at all)");
+  }
   c.rows = read_count(f.required("rows"), f.path_of("rows"));
   return c;
 }

@@ -18,13 +18,16 @@ namespace parallax {
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+// Below p = 1 a kernel would take longer than T_comp + T_mem, compute and memory not overlapped
+// at all; above 1000 it is the max to 1e-3.
+constexpr NumberRange kSmoothingRange{1, 1000, false, "kernel_smoothing_p is 0 (the plain max) or 1 to 1000"};
 
 int64_t gib_to_bytes(double gib) { return static_cast<int64_t>(std::llround(gib * kGiB)); }
 
 GpuSpec read_gpu(const ConfigNode& node, const std::string& path) {
   const MapFields f(node, path,
                     {"model", "sms", "peak_tflops", "hbm_GBps", "memory_GiB", "copy_engines", "copy_engine_GBps",
-                     "kernel_launch_us", "bw_per_sm_GBps"});
+                     "kernel_launch_us", "bw_per_sm_GBps", "kernel_smoothing_p"});
   GpuSpec gpu;
   if (const ConfigNode* n = f.optional("model")) gpu.model = read_string(*n, f.path_of("model"));
   gpu.sms = static_cast<int>(read_integer_in(f.required("sms"), f.path_of("sms"), 1, 1 << 20));
@@ -45,6 +48,11 @@ GpuSpec read_gpu(const ConfigNode& node, const std::string& path) {
   gpu.bw_per_sm_Bps = 2 * gpu.hbm_Bps / gpu.sms;
   if (const ConfigNode* n = f.optional("bw_per_sm_GBps"))
     gpu.bw_per_sm_Bps = read_number_in(*n, f.path_of("bw_per_sm_GBps"), kBandwidthGBpsRange) * 1e9;
+  // Absent or 0: the plain roofline max (p = ∞).
+  if (const ConfigNode* n = f.optional("kernel_smoothing_p"))
+    gpu.kernel_smoothing_p = read_non_negative(*n, f.path_of("kernel_smoothing_p")) == 0
+                                 ? 0
+                                 : read_number_in(*n, f.path_of("kernel_smoothing_p"), kSmoothingRange);
   return gpu;
 }
 

@@ -203,7 +203,7 @@ TEST(ScenarioLoader, ErrorsAreLocatedInTheFileThatHoldsTheValue) {
   // Switching the preset's shape leaves the preset's crossbar parameters behind: the error points
   // into the embedded preset file, under the scenario's dotted key.
   EXPECT_EQ(error_of("name: r\nhardware: {preset: dgx-h100, topology: {shape: nvlink_pairs}}\n"),
-            "scenarios/hardware/dgx-h100.yaml:31:3: unknown key 'hardware.topology.switch_name'");
+            "scenarios/hardware/dgx-h100.yaml:33:3: unknown key 'hardware.topology.switch_name'");
   // A value from the scenario is reported in the scenario.
   EXPECT_EQ(error_of("name: r\nhardware: {preset: dgx-h100, topology: {host_link: fast}}\n"),
             "ring.yaml:2:52: 'hardware.topology.host_link' must be a mapping, got a scalar");

@@ -2,8 +2,8 @@
 # File: tools/device-check.sh
 # The hardware check for a session that is lent the GPU machine (one H200, CUDA 13; no apt, no
 # network, no Debian yaml-cpp/fmt/CLI11 there). It runs a `parallax` binary built HERE and
-# carried over (tools/build-device-binary.sh: static yaml-cpp, header-only fmt, static
-# libstdc++/cudart; at run time it needs only glibc, and dlopens libcublasLt.so.13 from the
+# carried over (tools/build-device-binary.sh: static yaml-cpp, fmt (tools/fmt_library.cpp),
+# libstdc++ and cudart; at run time it needs only glibc, and dlopens libcublasLt.so.13 from the
 # machine's CUDA toolkit). Steps, within 8 minutes in total:
 #   1. preflight: the binary starts, its shared libraries resolve, `parallax hw info`
 #   2. `parallax hw calibrate --out $OUT/calibration` (the whole sweep; --quick for a short one)

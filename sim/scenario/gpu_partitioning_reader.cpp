@@ -8,7 +8,7 @@
 
 #include "sim/scenario/config_fields.h"
 #include "sim/scenario/config_tree.h"
-#include "sim/scenario/embedded_file.h"
+#include "sim/scenario/embedded_config_tree.h"
 
 namespace parallax {
 
@@ -68,10 +68,8 @@ GpuPartitioning read_gpu_partitioning(const ConfigNode& node, const std::string&
   return g;
 }
 
-}  // namespace
-
-std::vector<GpuPartitioning> read_gpu_partitioning(std::string_view yaml, const std::string& file) {
-  const ConfigNode root = parse_config_tree(yaml, file);
+// Every GPU of a parsed partitioning file.
+std::vector<GpuPartitioning> read_partitioning_tree(const ConfigNode& root) {
   const MapFields f(root, "", {"gpus"});
   const ConfigNode& list = f.required("gpus");
   if (list.kind != ConfigNode::Kind::sequence) fail_at(list, "gpus", "'gpus' must be a list");
@@ -80,11 +78,18 @@ std::vector<GpuPartitioning> read_gpu_partitioning(std::string_view yaml, const 
   return out;
 }
 
+}  // namespace
+
+std::vector<GpuPartitioning> read_gpu_partitioning(std::string_view yaml, const std::string& file) {
+  return read_partitioning_tree(parse_config_tree(yaml, file));
+}
+
 const std::vector<GpuPartitioning>& embedded_gpu_partitioning() {
   static const std::vector<GpuPartitioning> all = [] {
-    const auto text = find_embedded_scenario_file(kEmbeddedPartitioningPath);
-    if (!text) throw std::logic_error("scenarios/partitioning/gpu-partitioning.yaml is not compiled in");
-    return read_gpu_partitioning(*text, std::string(kEmbeddedPartitioningPath));
+    // Parsed at build time (embedded_config_tree.h).
+    const std::optional<ConfigNode> tree = embedded_config_tree(kEmbeddedPartitioningPath);
+    if (!tree) throw std::logic_error("scenarios/partitioning/gpu-partitioning.yaml is not compiled in");
+    return read_partitioning_tree(*tree);
   }();
   return all;
 }

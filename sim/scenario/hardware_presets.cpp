@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "sim/io/did_you_mean.h"
+#include "sim/scenario/embedded_config_tree.h"
 #include "sim/scenario/embedded_file.h"
 #include "sim/scenario/hardware_reader.h"
 #include "sim/scenario/scenario_loader.h"
@@ -34,14 +35,14 @@ std::vector<std::string> hardware_preset_names() {
 
 ConfigNode hardware_preset_tree(std::string_view name, const SourceLocation& where, const std::string& key) {
   const std::string path = hardware_preset_path(name);
-  const auto text = name.find('/') == std::string_view::npos ? find_embedded_scenario_file(path) : std::nullopt;
-  if (!text) {
+  std::optional<ConfigNode> tree = name.find('/') == std::string_view::npos ? embedded_config_tree(path) : std::nullopt;
+  if (!tree) {
     const std::vector<std::string> names = hardware_preset_names();
     throw InputError(where, key,
                      fmt::format("unknown hardware preset '{}'{}; presets: {}", name, did_you_mean_suffix(name, names),
                                  fmt::join(names, ", ")));
   }
-  return parse_config_tree(*text, path);
+  return std::move(*tree);
 }
 
 HardwareSpec load_hardware_preset(std::string_view name) {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -31,41 +32,43 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// Splits one CSV line; fields may be double-quoted ("" is a quote inside). nullopt: bad quoting.
-std::optional<std::vector<std::string>> split_fields(std::string_view line) {
-  std::vector<std::string> fields;
+// Splits one CSV line into `fields`, whose strings are reused from row to row (a run reads every
+// row twice: index_transfers_csv, then TransferCsvStream). Fields may be double-quoted ("" is a
+// quote inside). false: bad quoting.
+bool split_fields(std::string_view line, std::vector<std::string>& fields) {
+  size_t n = 0;
   size_t i = 0;
   while (true) {
-    std::string field;
+    if (fields.size() == n) fields.emplace_back();
+    std::string& field = fields[n++];
+    field.clear();
     const size_t start = i;
     while (i < line.size() && line[i] == ' ') ++i;
     if (i < line.size() && line[i] == '"') {
       ++i;
       while (true) {
-        if (i >= line.size()) return std::nullopt;
-        if (line[i] == '"') {
-          if (i + 1 < line.size() && line[i + 1] == '"') {
-            field += '"';
-            i += 2;
-            continue;
-          }
+        const size_t quote = line.find('"', i);
+        if (quote == std::string_view::npos) return false;
+        field.append(line.substr(i, quote - i));
+        i = quote + 1;
+        if (i < line.size() && line[i] == '"') {
+          field += '"';
           ++i;
-          break;
+          continue;
         }
-        field += line[i++];
+        break;
       }
       while (i < line.size() && line[i] == ' ') ++i;
-      if (i < line.size() && line[i] != ',') return std::nullopt;
+      if (i < line.size() && line[i] != ',') return false;
     } else {
-      i = start;
-      while (i < line.size() && line[i] != ',') field += line[i++];
-      field = std::string(trim(field));
+      i = std::min(line.find(',', start), line.size());
+      field.assign(trim(line.substr(start, i - start)));
     }
-    fields.push_back(std::move(field));
     if (i >= line.size()) break;
     ++i;  // the comma
   }
-  return fields;
+  fields.resize(n);
+  return true;
 }
 
 bool is_skipped(std::string_view line) { return trim(line).empty() || trim(line).front() == '#'; }
@@ -98,9 +101,7 @@ bool TransferCsvReader::next_fields(std::vector<std::string>& fields) {
     if (at == 0 && line.starts_with(kUtf8Bom)) line.remove_prefix(kUtf8Bom.size());
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (is_skipped(line)) continue;
-    auto split = split_fields(line);
-    if (!split) fail(line_no_, "unbalanced double quote");
-    fields = std::move(*split);
+    if (!split_fields(line, fields)) fail(line_no_, "unbalanced double quote");
     row_offset_ = at;
     row_line_ = line_no_;
     return true;
@@ -115,9 +116,8 @@ void TransferCsvReader::seek(uint64_t offset, int line) {
 }
 
 std::optional<TransferSpec> TransferCsvReader::next() {
-  std::vector<std::string> fields;
-  if (!next_fields(fields)) return std::nullopt;
-  return read_row(fields);
+  if (!next_fields(fields_)) return std::nullopt;
+  return read_row(fields_);
 }
 
 void TransferCsvReader::read_header(const std::vector<std::string>& names) {
@@ -173,13 +173,16 @@ TransferSpec TransferCsvReader::read_row(const std::vector<std::string>& fields)
 }
 
 std::string TransferCsvReader::endpoint(std::string_view column, const std::string& v) const {
-  std::string written = v;
   int index = 0;
   const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), index);
-  if (!v.empty() && ec == std::errc() && end == v.data() + v.size()) written = gpu_node_name(index);
-  const std::string problem = nodes_.endpoint_problem(written);
-  if (!problem.empty()) fail(row_line_, fmt::format("column '{}': {}", column, problem));
-  return *nodes_.resolve(written);
+  const bool numbered = !v.empty() && ec == std::errc() && end == v.data() + v.size();
+  const std::string written = numbered ? gpu_node_name(index) : v;
+  // What endpoint_problem() accepts, without building its message for every row.
+  if (std::optional<std::string> canonical = nodes_.resolve(written)) {
+    const std::optional<NodeKind> kind = nodes_.kind_of(*canonical);
+    if (kind == NodeKind::gpu || kind == NodeKind::host) return std::move(*canonical);
+  }
+  fail(row_line_, fmt::format("column '{}': {}", column, nodes_.endpoint_problem(written)));
 }
 
 std::vector<TransferSpec> parse_transfers_csv(std::string_view text, const std::string& path, const NodeDirectory& nodes) {

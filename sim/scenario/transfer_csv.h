@@ -55,6 +55,7 @@ class TransferCsvReader {
   const NodeDirectory& nodes_;
   std::vector<int> column_of_field_;
   std::string text_;       // the current line
+  std::vector<std::string> fields_;  // its fields, reused from row to row
   uint64_t offset_ = 0;    // byte offset of the next line
   int line_no_ = 0;        // line number of the current line
   uint64_t row_offset_ = 0;

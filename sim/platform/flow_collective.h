@@ -14,11 +14,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/platform/platform.h"
+#include "sim/platform/sim_platform.h"
 
 namespace parallax {
-
-class SimPlatform;
 
 class FlowCollective : public CompletionListener {
  public:
@@ -40,7 +38,9 @@ class FlowCollective : public CompletionListener {
  protected:
   void finish();  // destroys *this
   // One copy, tagged for on_complete; its record is labelled "ring step", "tree step" or "p2p step".
+  // A schedule that repeats a hop keeps its route (SimPlatform::step_route) and issues on it.
   ActivityId issue(int src_gpu, int dst_gpu, double bytes, uint64_t tag);
+  ActivityId issue(const SimPlatform::StepRoute& route, double bytes, uint64_t tag);
   virtual const char* step_label() const = 0;
 
   SimPlatform& platform_;

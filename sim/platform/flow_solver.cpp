@@ -510,8 +510,12 @@ Time FlowSolver::next_completion() const {
 
 void FlowSolver::collect_completed(Time now, std::vector<uint64_t>& tags) {
   const int64_t now_ps = now.ps();
-  while (!completions_.empty() && completions_.top_key() <= now_ps) {
-    const GroupId gid = completions_.top_id();
+  // Every group due by now, taken at once in completion order. The work on one moves only its own
+  // entry, past now or out (one left due would be popped again, unchanged, for ever), so this is
+  // the order popping them one at a time gives.
+  due_.clear();
+  completions_.take_upto(now_ps, due_);
+  for (const GroupId gid : due_) {
     Group& g = group(gid);
     advance_group(g, now_ps);
     while (!g.heap.empty()) {

@@ -25,7 +25,7 @@
 //    into one component nor enters progressive filling: the rates are those of the full problem.
 //    A GPU's HBM, shared by every copy to and from it at 30x a link's bandwidth, is the usual one.
 // Completion times: each group keeps a heap of its classes by first finish, and one heap of
-// groups gives the next completion overall.
+// groups gives the next completion overall; the groups due at an instant leave it together.
 //
 // Time is integer picoseconds (the engine's Time); finishes are rounded to the nearest ps.
 #pragma once
@@ -229,6 +229,7 @@ class FlowSolver {
   bool fill_scan_ = true;
   std::vector<std::pair<double, ConstraintId>> fill_list_;
   IndexedHeap<double, ConstraintInFill> fill_{ConstraintInFill{this}};
+  std::vector<GroupId> due_;  // collect_completed() scratch
 };
 
 }  // namespace parallax

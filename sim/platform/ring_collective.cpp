@@ -22,6 +22,8 @@ void RingCollective::start() {
     finish();
     return;
   }
+  // Each hop's route is looked up once; in hop order, as the first step issues them.
+  for (size_t h = 0; h < group_.size(); ++h) hops_.push_back(platform_.step_route(group_[h], group_[next(h)]));
   for (size_t h = 0; h < group_.size(); ++h) try_start(h);
 }
 
@@ -30,7 +32,7 @@ void RingCollective::try_start(size_t h) {
   const int s = done_[h];  // the step hop h would run next
   if (gpu_steps(h) < s || gpu_steps(next(h)) < s) return;
   in_flight_[h] = 1;
-  issue(group_[h], group_[next(h)], chunk_bytes_, h);
+  issue(hops_[h], chunk_bytes_, h);
 }
 
 void RingCollective::on_complete(uint64_t hop) {

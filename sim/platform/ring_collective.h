@@ -36,6 +36,7 @@ class RingCollective final : public FlowCollective {
 
   int steps_ = 0;
   double chunk_bytes_ = 0;
+  std::vector<SimPlatform::StepRoute> hops_;  // hop h: group_[h] -> group_[next(h)], every step
   std::vector<int> done_;        // per hop: transfers finished
   std::vector<char> in_flight_;  // per hop
   size_t hops_finished_ = 0;

@@ -243,8 +243,8 @@ uint32_t SimPlatform::cached_route(int src_node, int dst_node, int path_index) {
 ActivityId SimPlatform::copy(Endpoint src, Endpoint dst, Bytes bytes, CompletionListener& listener,
                              uint64_t tag, std::string_view label) {
   if (bytes.count() < 0) throw PlatformError(fmt::format("copy of a negative size ({} bytes)", bytes.count()));
-  return start_copy(endpoint_node(src), endpoint_node(dst), static_cast<double>(bytes.count()), listener, tag,
-                    label, 0);
+  const int s = endpoint_node(src), d = endpoint_node(dst);
+  return start_copy(s, d, route_of(s, d, 0), static_cast<double>(bytes.count()), listener, tag, label, 0);
 }
 
 ActivityId SimPlatform::copy_over(Endpoint src, Endpoint dst, int path_index, Bytes bytes, CompletionListener& listener,
@@ -257,20 +257,29 @@ ActivityId SimPlatform::copy_over(Endpoint src, Endpoint dst, int path_index, By
       throw PlatformError(fmt::format("copy {} → {}: no path {} (there are {})", topology_.node_name(s),
                                       topology_.node_name(d), path_index, n));
   }
-  return start_copy(s, d, static_cast<double>(bytes.count()), listener, tag, label, 0, path_index);
+  return start_copy(s, d, route_of(s, d, path_index), static_cast<double>(bytes.count()), listener, tag, label, 0);
 }
 
-ActivityId SimPlatform::copy_step(int src_gpu, int dst_gpu, double bytes, CompletionListener& listener,
-                                  uint64_t tag, ActivityId parent, std::string_view label) {
-  return start_copy(topology_.gpu_node(src_gpu), topology_.gpu_node(dst_gpu), bytes, listener, tag, label, parent);
+SimPlatform::StepRoute SimPlatform::step_route(int src_gpu, int dst_gpu) {
+  const int s = topology_.gpu_node(src_gpu), d = topology_.gpu_node(dst_gpu);
+  return {s, d, route_of(s, d, 0)};
+}
+
+ActivityId SimPlatform::copy_step(const StepRoute& route, double bytes, CompletionListener& listener, uint64_t tag,
+                                  ActivityId parent, std::string_view label) {
+  return start_copy(route.src_node, route.dst_node, route.route, bytes, listener, tag, label, parent);
+}
+
+uint32_t SimPlatform::route_of(int s, int d, int path_index) {
+  const bool across = s != d && topology_.nodes() > 1 && !topology_.same_box(s, d);
+  return across ? kOwnRoute : cached_route(s, d, path_index);
 }
 
 // The one path of every copy: its route's class, an activity slot, a record when logging, and a
 // place in the latency lane of its route.
-ActivityId SimPlatform::start_copy(int s, int d, double bytes, CompletionListener& listener, uint64_t tag,
-                                   std::string_view label, ActivityId parent, int path_index) {
-  const bool across = s != d && topology_.nodes() > 1 && !topology_.same_box(s, d);
-  const uint32_t route_id = across ? kOwnRoute : cached_route(s, d, path_index);
+ActivityId SimPlatform::start_copy(int s, int d, uint32_t route_id, double bytes, CompletionListener& listener,
+                                   uint64_t tag, std::string_view label, ActivityId parent) {
+  const bool across = route_id == kOwnRoute;
   const uint32_t slot = new_activity_slot();
   Activity& a = activities_[slot];
   a.kind = ActivityKind::copy;

@@ -107,9 +107,15 @@ class SimPlatform final : public Platform, private EventHandler {
   Time last_finish() const { return last_finish_; }
 
   // Used by the collective schedules (flow_collective.h): a copy whose record names a parent
-  // collective; a phase run as a child; the end of a schedule (destroys it).
-  ActivityId copy_step(int src_gpu, int dst_gpu, double bytes, CompletionListener& listener,
-                       uint64_t tag, ActivityId parent, std::string_view label);
+  // collective; a phase run as a child; the end of a schedule (destroys it). A schedule that
+  // repeats a hop (a ring's 2(P-1) steps) resolves its route once with step_route().
+  struct StepRoute {
+    int src_node, dst_node;
+    uint32_t route;  // index into routes_, or kOwnRoute (composed per copy: between boxes)
+  };
+  StepRoute step_route(int src_gpu, int dst_gpu);
+  ActivityId copy_step(const StepRoute& route, double bytes, CompletionListener& listener, uint64_t tag,
+                       ActivityId parent, std::string_view label);
   void start_child(std::unique_ptr<FlowCollective> c);
   void finish_collective(FlowCollective* c);
 
@@ -174,8 +180,9 @@ class SimPlatform final : public Platform, private EventHandler {
 
   void handle_event(uint64_t tag) override;
   uint32_t new_activity_slot();
-  ActivityId start_copy(int src_node, int dst_node, double bytes, CompletionListener& listener, uint64_t tag,
-                        std::string_view label, ActivityId parent, int path_index = 0);
+  uint32_t route_of(int src_node, int dst_node, int path_index);  // cached_route() or kOwnRoute
+  ActivityId start_copy(int src_node, int dst_node, uint32_t route_id, double bytes, CompletionListener& listener,
+                        uint64_t tag, std::string_view label, ActivityId parent);
   Path path_of(const Topology::Route& r, Endpoint src, Endpoint dst) const;
   uint32_t lane_for(Time latency);
   void begin_after(uint32_t lane, Time latency, uint32_t slot);

@@ -298,6 +298,25 @@ void expect_max_min_fair(const FlowSolver& s, const std::vector<ConstraintId>& c
   }
 }
 
+// A class over a random subset of `cs` (each constraint with probability `density`, weight 1 with
+// probability `unit_weight`, else in [0.2, 3]), bounded one time in five (always if it has no
+// constraint), for the random-sequence tests.
+struct RandomClass {
+  FlowClassId id;
+  std::vector<FlowElement> els;
+  double bound;
+};
+
+RandomClass random_class(FlowSolver& s, RandomStream& rng, const std::vector<ConstraintId>& cs, double density,
+                         double unit_weight) {
+  std::vector<FlowElement> els;
+  for (ConstraintId c : cs)
+    if (rng.uniform01() < density) els.push_back({c, rng.uniform01() < unit_weight ? 1.0 : rng.uniform(0.2, 3)});
+  double bound = rng.uniform01() < 0.2 ? rng.uniform(0.1, 5) : FlowSolver::kUnbounded;
+  if (els.empty()) bound = rng.uniform(0.1, 5);
+  return {s.make_class(els, bound), els, bound};
+}
+
 // Random systems: check the max-min optimality conditions directly.
 TEST(FlowSolver, RandomSystemsAreMaxMinFair) {
   RandomStream rng(12345);
@@ -337,21 +356,13 @@ TEST(FlowSolver, RandomSequencesStayMaxMinFair) {
     const int nc = 2 + static_cast<int>(rng.uniform_int(10));
     std::vector<ConstraintId> cs;
     for (int i = 0; i < nc; ++i) cs.push_back(s.add_constraint(rng.uniform01() < 0.3 ? rng.uniform(20, 60) : rng.uniform(0.5, 10)));
-    struct Cls { FlowClassId id; std::vector<FlowElement> els; double bound; };
-    std::vector<Cls> classes;
-    for (int k = 0; k < 8; ++k) {
-      std::vector<FlowElement> els;
-      for (int c = 0; c < nc; ++c)
-        if (rng.uniform01() < 0.35) els.push_back({cs[c], rng.uniform01() < 0.7 ? 1.0 : rng.uniform(0.2, 3)});
-      double bound = rng.uniform01() < 0.2 ? rng.uniform(0.1, 5) : FlowSolver::kUnbounded;
-      if (els.empty()) bound = rng.uniform(0.1, 5);
-      classes.push_back({s.make_class(els, bound), els, bound});
-    }
+    std::vector<RandomClass> classes;
+    for (int k = 0; k < 8; ++k) classes.push_back(random_class(s, rng, cs, 0.35, 0.7));
     std::vector<LiveFlow> live;
     for (int step = 0; step < 40; ++step) {
       const double u = rng.uniform01();
       if (u < 0.55 || live.empty()) {
-        const Cls& k = classes[rng.uniform_int(classes.size())];
+        const RandomClass& k = classes[rng.uniform_int(classes.size())];
         live.push_back({s.start(k.id, 100, static_cast<uint64_t>(step), Time::zero()), k.els, k.bound});
       } else if (u < 0.9) {
         const size_t i = rng.uniform_int(live.size());
@@ -378,17 +389,8 @@ TEST(FlowSolver, SelectiveResolveMatchesAFreshSolve) {
     const int nc = 3 + static_cast<int>(rng.uniform_int(14));
     std::vector<ConstraintId> cs;
     for (int i = 0; i < nc; ++i) cs.push_back(s.add_constraint(rng.uniform01() < 0.25 ? rng.uniform(30, 90) : rng.uniform(0.5, 10)));
-    struct Cls { FlowClassId id; std::vector<FlowElement> els; double bound; };
-    std::vector<Cls> classes;
-    for (int k = 0; k < 12; ++k) {
-      std::vector<FlowElement> els;
-      const double p = k % 4 == 0 ? 0.5 : 0.2;
-      for (int c = 0; c < nc; ++c)
-        if (rng.uniform01() < p) els.push_back({cs[c], rng.uniform01() < 0.6 ? 1.0 : rng.uniform(0.2, 3)});
-      double bound = rng.uniform01() < 0.2 ? rng.uniform(0.1, 5) : FlowSolver::kUnbounded;
-      if (els.empty()) bound = rng.uniform(0.1, 5);
-      classes.push_back({s.make_class(els, bound), els, bound});
-    }
+    std::vector<RandomClass> classes;
+    for (int k = 0; k < 12; ++k) classes.push_back(random_class(s, rng, cs, k % 4 == 0 ? 0.5 : 0.2, 0.6));
     struct Live { FlowId id; size_t cls; };
     std::vector<Live> live;
     for (int step = 0; step < 60; ++step) {
@@ -409,7 +411,7 @@ TEST(FlowSolver, SelectiveResolveMatchesAFreshSolve) {
       FlowSolver fresh;
       for (ConstraintId c : cs) fresh.add_constraint(s.capacity(c));  // same ids, in order
       std::vector<FlowClassId> fresh_cls;
-      for (const Cls& k : classes) fresh_cls.push_back(fresh.make_class(k.els, k.bound));
+      for (const RandomClass& k : classes) fresh_cls.push_back(fresh.make_class(k.els, k.bound));
       std::vector<FlowId> fresh_ids;
       for (const Live& f : live) fresh_ids.push_back(fresh.start(fresh_cls[f.cls], 100, 0, Time::zero()));
       fresh.solve(Time::zero());

@@ -4,8 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <limits>
-#include <queue>
 #include <tuple>
 
 #include "sim/platform/platform.h"
@@ -239,14 +237,50 @@ Topology::Route Topology::route(int src, int dst) {
     return r;
   }
   if (bs >= 0 && bd >= 0) return fabric_route(src, dst);
-  return compute_route(src, dst, false);  // a NIC, leaf or spine as an end: queries only
+  search_from(src, false, nullptr);  // a NIC, leaf or spine as an end: queries only
+  return searched_route(src, dst, false);
 }
 
+int Topology::box_slot(int node0) const {
+  if (node0 < gpu_count_) return node0;
+  if (node0 < gpu_count_ + box_.hosts) return box_.gpus + (node0 - gpu_count_);
+  return box_.gpus + box_.hosts + (node0 - gpu_count_ - nodes_ * box_.hosts);
+}
+
+// One search per source serves every destination: a random workload asks for most of a box's
+// pairs once each, and a search from the source costs about what one pair's search did.
 Topology::Route Topology::box_route(int src0, int dst0) {
-  const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(src0)) << 32) | static_cast<uint32_t>(dst0);
-  auto it = routes_.find(key);
-  if (it != routes_.end()) return it->second;
-  return routes_.emplace(key, compute_route(src0, dst0, true)).first->second;
+  const int slots = box_.gpus + box_.hosts + box_.switches;
+  if (trees_.empty()) trees_.resize(static_cast<size_t>(slots));
+  std::vector<int32_t>& tree = trees_[static_cast<size_t>(box_slot(src0))];
+  if (tree.empty()) {
+    search_from(src0, true, nullptr);
+    tree.resize(static_cast<size_t>(slots));
+    for (int slot = 0; slot < slots; ++slot) {
+      const int n0 = slot < box_.gpus                ? slot
+                     : slot < box_.gpus + box_.hosts ? gpu_count_ + slot - box_.gpus
+                                                     : gpu_count_ + nodes_ * box_.hosts + slot - box_.gpus - box_.hosts;
+      tree[static_cast<size_t>(slot)] = search_.reached(n0) ? search_.via[n0] : -1;
+    }
+  }
+  const auto no_route = [&] { return PlatformError(fmt::format("no route from {} to {}", names_[src0], names_[dst0])); };
+  if (src0 == dst0) throw no_route();
+  // Walked twice, from the destination back: once to size the route, once to fill it in order.
+  size_t hops = 0;
+  for (int n = dst0; n != src0; ++hops) {
+    const int32_t via = tree[static_cast<size_t>(box_slot(n))];
+    if (via < 0) throw no_route();
+    n = directions_[static_cast<size_t>(via)].from;
+  }
+  Route r;
+  r.directions.resize(hops);
+  for (int n = dst0; n != src0;) {
+    const auto via = static_cast<uint32_t>(tree[static_cast<size_t>(box_slot(n))]);
+    r.directions[--hops] = via;
+    r.latency += directions_[via].latency;
+    n = directions_[via].from;
+  }
+  return r;
 }
 
 std::vector<Topology::Route> Topology::routes(int src, int dst) {
@@ -260,7 +294,8 @@ std::vector<Topology::Route> Topology::routes(int src, int dst) {
     std::vector<char> avoid(static_cast<size_t>(capacity_groups_), 0);
     while (static_cast<int>(found.size()) < kMaxPaths) {
       for (uint32_t d : found.back().directions) avoid[static_cast<size_t>(directions_[d].capacity_group)] = 1;
-      Route next = compute_route(s0, d0, true, &avoid);
+      search_from(s0, true, &avoid);
+      Route next = searched_route(s0, d0, true);
       if (next.directions.empty()) break;
       found.push_back(std::move(next));
     }
@@ -307,46 +342,73 @@ Topology::Route Topology::fabric_route(int src, int dst) {
   return r;
 }
 
-// Dijkstra with a lexicographic cost and an early exit at the destination: on a star of 4096
-// GPUs a route costs one pass over the switch's links, not a whole shortest-path tree.
-// `box_only`: only box 0's own directions (a route inside a box never leaves it).
-Topology::Route Topology::compute_route(int src, int dst, bool box_only, const std::vector<char>* avoid) const {
+// Dijkstra from `src` to every node, with a lexicographic cost. GPUs other than the source take
+// a cost but are never expanded (they do not forward), so they stay off the queue: on a star of
+// 4096 GPUs a search costs one pass over the switch's links. The route to a node is the one the
+// search with an early exit at that node found before (ties go to the first predecessor relaxed,
+// in the same (cost, node) pop order; nothing popped later can improve a settled node).
+// `box_only`: only box 0's own directions (a route inside a box never leaves it). `avoid`: see
+// compute_route's callers. The search allocates nothing once warm: its arrays live in search_ and
+// are invalidated by bumping a stamp, not by clearing them.
+void Topology::search_from(int src, bool box_only, const std::vector<char>* avoid) {
   const uint32_t limit = box_only ? static_cast<uint32_t>(box_.directions) : UINT32_MAX;
-  using Cost = std::tuple<int64_t, int, int>;  // latency ps, non-NVLink hops, hops
-  const Cost inf{std::numeric_limits<int64_t>::max(), 0, 0};
-  std::vector<Cost> best(names_.size(), inf);
-  std::vector<int32_t> via(names_.size(), -1);
-  using Item = std::pair<Cost, int>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
-  best[src] = Cost{0, 0, 0};
-  queue.push({best[src], src});
-  while (!queue.empty()) {
-    auto [cost, n] = queue.top();
-    queue.pop();
-    if (cost != best[n]) continue;
-    if (n == dst) break;
+  Search& s = search_;
+  s.begin(names_.size());
+  s.relax(src, SearchCost{0, 0, 0}, -1);
+  s.heap.push_back({SearchCost{0, 0, 0}, src});
+  while (!s.heap.empty()) {
+    std::pop_heap(s.heap.begin(), s.heap.end(), std::greater<>());
+    const auto [cost, n] = s.heap.back();
+    s.heap.pop_back();
+    if (cost != s.best[n]) continue;
     for (uint32_t d : out_[n]) {
       if (d >= limit) continue;
       const LinkDirection& l = directions_[d];
-      if (l.to != dst && kinds_[l.to] == NodeKind::gpu) continue;  // a dead end: skip it early
       if (avoid != nullptr && (*avoid)[static_cast<size_t>(l.capacity_group)] != 0) continue;
-      Cost next{std::get<0>(cost) + l.latency.ps(), std::get<1>(cost) + (l.kind == LinkKind::nvlink ? 0 : 1),
-                std::get<2>(cost) + 1};
-      if (next < best[l.to]) {
-        best[l.to] = next;
-        via[l.to] = static_cast<int32_t>(d);
-        queue.push({next, l.to});
-      }
+      const SearchCost next{std::get<0>(cost) + l.latency.ps(), std::get<1>(cost) + (l.kind == LinkKind::nvlink ? 0 : 1),
+                            std::get<2>(cost) + 1};
+      if (s.reached(l.to) && !(next < s.best[l.to])) continue;
+      s.relax(l.to, next, static_cast<int32_t>(d));
+      if (kinds_[l.to] == NodeKind::gpu) continue;  // a dead end: nothing to expand
+      s.heap.push_back({next, l.to});
+      std::push_heap(s.heap.begin(), s.heap.end(), std::greater<>());
     }
   }
-  if (via[dst] < 0 && avoid != nullptr) return {};
-  if (via[dst] < 0)
+}
+
+// The route to `dst` from the last search_from(src). Without one: throws PlatformError, or returns
+// an empty route when `may_fail`.
+Topology::Route Topology::searched_route(int src, int dst, bool may_fail) const {
+  const Search& s = search_;
+  if (dst == src || !s.reached(dst)) {
+    if (may_fail) return {};
     throw PlatformError(fmt::format("no route from {} to {}", names_[src], names_[dst]));
+  }
   Route r;
-  for (int n = dst; n != src; n = directions_[via[n]].from) r.directions.push_back(static_cast<uint32_t>(via[n]));
+  for (int n = dst; n != src; n = directions_[s.via[n]].from) r.directions.push_back(static_cast<uint32_t>(s.via[n]));
   std::reverse(r.directions.begin(), r.directions.end());
-  r.latency = Time::ps(std::get<0>(best[dst]));
+  r.latency = Time::ps(std::get<0>(s.best[dst]));
   return r;
+}
+
+void Topology::Search::begin(size_t nodes) {
+  if (best.size() != nodes) {
+    best.assign(nodes, SearchCost{});
+    via.assign(nodes, -1);
+    stamp.assign(nodes, 0);
+    current = 0;
+  }
+  if (++current == 0) {  // the stamp wrapped: every entry may look current, so clear them all
+    std::fill(stamp.begin(), stamp.end(), 0);
+    current = 1;
+  }
+  heap.clear();
+}
+
+void Topology::Search::relax(int node, SearchCost cost, int32_t direction) {
+  best[node] = cost;
+  via[node] = direction;
+  stamp[node] = current;
 }
 
 }  // namespace parallax

@@ -9,9 +9,9 @@
 // forward (two PCIe switches joined through the host's root complex).
 //
 // Clusters (spec.fabric.nodes > 1): every node is a copy of the box, plus NICs, leaves and one
-// aggregate spine (hardware_spec.h FabricSpec). Nothing is tabled per pair of the cluster: a route
-// inside a box is computed once per box-local pair (Dijkstra over box 0, which never leaves the
-// box) and shifted to the box it is asked for, since every box's nodes and link directions are laid
+// aggregate spine (hardware_spec.h FabricSpec). Nothing is tabled per pair of the cluster: routes
+// inside a box are searched once per box-local source (Dijkstra over box 0, which never leaves the
+// box, to every destination at once) and shifted to the box they are asked for, since every box's nodes and link directions are laid
 // out alike; a route between nodes is the source's box route to its NIC's PCIe switch, the NIC, the
 // leaf, the spine when the leaves differ, and the mirror image on the other side, all by index
 // arithmetic. Node order: all GPUs (node-major), all hosts, all box switches, NICs, leaves, spine.
@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -83,11 +84,13 @@ class Topology {
   void check_box_connected(const HardwareSpec& spec) const;
   int to_box0(int node) const;          // box-local node in box 0's numbering
   int from_box0(int node0, int box) const;
-  Route box_route(int src0, int dst0);  // cached, box 0 numbering
+  Route box_route(int src0, int dst0);  // box 0 numbering, read off trees_
   Route fabric_route(int src, int dst);
-  // `avoid` (optional, one flag per capacity group): groups the route may not cross. Without a
-  // route: throws PlatformError, or returns an empty route when `avoid` is given.
-  Route compute_route(int src, int dst, bool box_only, const std::vector<char>* avoid = nullptr) const;
+  int box_slot(int node0) const;  // box 0 node -> 0.. (its GPUs, hosts, switches)
+  // One shortest-path search from `src` into search_. `avoid` (optional, one flag per capacity
+  // group): groups the routes may not cross.
+  void search_from(int src, bool box_only, const std::vector<char>* avoid);
+  Route searched_route(int src, int dst, bool may_fail) const;
   int add_direction(int from, int to, LinkKind kind, double bandwidth_Bps, Time latency, int group);
 
   int gpu_count_ = 0;
@@ -105,7 +108,23 @@ class Topology {
   std::vector<LinkDirection> directions_;
   std::vector<std::vector<uint32_t>> out_;  // node -> outgoing direction ids
   int capacity_groups_ = 0;
-  std::unordered_map<uint64_t, Route> routes_;  // box-local pairs, box 0 numbering
+  // search_from()'s working arrays, kept from call to call: a node's best cost and the direction
+  // it was reached by count only where its stamp is `current`.
+  using SearchCost = std::tuple<int64_t, int, int>;  // latency ps, non-NVLink hops, hops
+  struct Search {
+    std::vector<SearchCost> best;
+    std::vector<int32_t> via;
+    std::vector<uint32_t> stamp;
+    uint32_t current = 0;
+    std::vector<std::pair<SearchCost, int>> heap;  // a min-heap on (cost, node)
+    void begin(size_t nodes);
+    bool reached(int node) const { return stamp[node] == current; }
+    void relax(int node, SearchCost cost, int32_t direction);
+  };
+  Search search_;
+  // Per box-0 source (box_slot), once searched: per box_slot, the direction its route arrives by
+  // (-1: none). A box's worth of ints per source, where a table of pairs held a vector per pair.
+  std::vector<std::vector<int32_t>> trees_;
   std::unordered_map<uint64_t, std::vector<Route>> disjoint_;  // routes(): box-local pairs, box 0
 };
 

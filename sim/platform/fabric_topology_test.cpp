@@ -3,7 +3,12 @@
 // shifted to every box, latencies summed by hand, and uplink sharing on SimPlatform.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <limits>
+#include <queue>
+#include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/platform/sim_platform.h"
@@ -218,6 +223,78 @@ TEST(FabricTopology, ThousandNodesRouteWithoutPairTables) {
   }
   // Cross-rail both ways: always through the spine, 8 directions.
   EXPECT_EQ(hops, 2u * 1023u * 8u);
+}
+
+// The route rule (topology.h) as a search for one pair, stopping at the destination: what
+// Topology computed per pair before it searched once per source. Ties go to the first
+// predecessor relaxed in (cost, node) order.
+Topology::Route one_pair_route(const Topology& t, int src, int dst) {
+  using Cost = std::tuple<int64_t, int, int>;
+  std::vector<Cost> best(static_cast<size_t>(t.node_count()), Cost{std::numeric_limits<int64_t>::max(), 0, 0});
+  std::vector<int> via(static_cast<size_t>(t.node_count()), -1);
+  using Item = std::pair<Cost, int>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+  best[src] = Cost{0, 0, 0};
+  queue.push({best[src], src});
+  while (!queue.empty()) {
+    const auto [cost, n] = queue.top();
+    queue.pop();
+    if (cost != best[n]) continue;
+    if (n == dst) break;
+    for (size_t d = 0; d < t.directions().size(); ++d) {
+      const Topology::LinkDirection& l = t.directions()[d];
+      if (l.from != n || (l.to != dst && t.node_kind(l.to) == NodeKind::gpu)) continue;
+      const Cost next{std::get<0>(cost) + l.latency.ps(), std::get<1>(cost) + (l.kind == LinkKind::nvlink ? 0 : 1),
+                      std::get<2>(cost) + 1};
+      if (next < best[l.to]) {
+        best[l.to] = next;
+        via[l.to] = static_cast<int>(d);
+        queue.push({next, l.to});
+      }
+    }
+  }
+  Topology::Route r;
+  for (int n = dst; n != src; n = t.directions()[via[n]].from) r.directions.push_back(static_cast<uint32_t>(via[n]));
+  std::reverse(r.directions.begin(), r.directions.end());
+  r.latency = Time::ps(std::get<0>(best[dst]));
+  return r;
+}
+
+// Random boxes full of equal-cost alternatives (two latencies, NVLink and PCIe, GPUs on several
+// switches): the routes read off one search per source are the per-pair ones, direction for
+// direction, whatever order the pairs are asked in.
+TEST(BoxRoutes, OneSearchPerSourceGivesEachPairsOwnRoute) {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 40; ++trial) {
+    HardwareSpec hw = small_cluster(1, 1, FabricSpec::Shape::rail_optimized);
+    hw.gpus.resize(6, hw.gpus.front());
+    hw.links.clear();
+    hw.switches = {{"sw0", NodeKind::pcie_switch}, {"sw1", NodeKind::pcie_switch}, {"sw2", NodeKind::nvswitch}};
+    const std::vector<std::string> forwarders{"sw0", "sw1", "sw2", "host0"};
+    auto latency = [&] { return rng() % 2 == 0 ? 1e-6 : 2e-6; };
+    auto kind = [&] { return rng() % 2 == 0 ? LinkKind::nvlink : LinkKind::pcie; };
+    for (int g = 0; g < 6; ++g) {
+      hw.links.push_back({gpu_node_name(g), forwarders[rng() % 3], kind(), 50e9, latency(), true});
+      if (rng() % 2 == 0) hw.links.push_back({gpu_node_name(g), forwarders[rng() % 4], kind(), 50e9, latency(), true});
+      if (rng() % 3 == 0) hw.links.push_back({gpu_node_name(g), gpu_node_name((g + 1) % 6), kind(), 50e9, latency(), true});
+    }
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b)
+        if (b == a + 1 || rng() % 2 == 0) hw.links.push_back({forwarders[a], forwarders[b], kind(), 50e9, latency(), true});
+    Topology t(hw);  // connected: the forwarders form a chain at least
+    std::vector<std::pair<int, int>> pairs;
+    for (int a = 0; a < t.node_count(); ++a)
+      for (int b = 0; b < t.node_count(); ++b)
+        if (a != b && (t.node_kind(a) == NodeKind::gpu || t.node_kind(a) == NodeKind::host) &&
+            (t.node_kind(b) == NodeKind::gpu || t.node_kind(b) == NodeKind::host))
+          pairs.emplace_back(a, b);
+    std::shuffle(pairs.begin(), pairs.end(), rng);
+    for (const auto& [a, b] : pairs) {
+      const Topology::Route want = one_pair_route(t, a, b), got = t.route(a, b);
+      EXPECT_EQ(names_of(t, got), names_of(t, want)) << "trial " << trial << ": " << t.node_name(a) << " to " << t.node_name(b);
+      EXPECT_EQ(got.latency, want.latency);
+    }
+  }
 }
 
 }  // namespace

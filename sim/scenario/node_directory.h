@@ -26,6 +26,8 @@ class NodeDirectory {
   // 'gpu9' (nodes: gpu0..gpu7, host0)" or "'sw0' is a switch; transfers run between GPUs and hosts").
   std::string endpoint_problem(std::string_view written) const;
 
+  int gpu_count() const { return gpus_; }  // gpu0..gpu<count-1>
+
   // Every canonical name, GPUs first, then hosts, then switches.
   const std::vector<std::string>& names() const { return names_; }
   // "gpu0..gpu7, host0, nvswitch" — compact, for messages.

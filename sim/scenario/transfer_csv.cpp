@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -32,42 +33,42 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// Splits one CSV line into `fields`, whose strings are reused from row to row (a run reads every
-// row twice: index_transfers_csv, then TransferCsvStream). Fields may be double-quoted ("" is a
-// quote inside). false: bad quoting.
-bool split_fields(std::string_view line, std::vector<std::string>& fields) {
-  size_t n = 0;
+// Splits one CSV line into `fields`, views into the line itself: a quoted field ("" is a quote
+// inside) is unescaped in place, which only ever shortens it. A run reads every row twice
+// (index_transfers_csv, then TransferCsvStream), so nothing here allocates. false: bad quoting.
+bool split_fields(char* line, size_t size, std::vector<std::string_view>& fields) {
+  fields.clear();
+  const std::string_view text(line, size);
   size_t i = 0;
   while (true) {
-    if (fields.size() == n) fields.emplace_back();
-    std::string& field = fields[n++];
-    field.clear();
     const size_t start = i;
-    while (i < line.size() && line[i] == ' ') ++i;
-    if (i < line.size() && line[i] == '"') {
-      ++i;
+    while (i < size && line[i] == ' ') ++i;
+    if (i < size && line[i] == '"') {
+      const size_t begin = ++i;
+      size_t end = begin;  // where the unescaped text ends
       while (true) {
-        const size_t quote = line.find('"', i);
+        const size_t quote = text.find('"', i);
         if (quote == std::string_view::npos) return false;
-        field.append(line.substr(i, quote - i));
+        std::memmove(line + end, line + i, quote - i);
+        end += quote - i;
         i = quote + 1;
-        if (i < line.size() && line[i] == '"') {
-          field += '"';
+        if (i < size && line[i] == '"') {
+          line[end++] = '"';
           ++i;
           continue;
         }
         break;
       }
-      while (i < line.size() && line[i] == ' ') ++i;
-      if (i < line.size() && line[i] != ',') return false;
+      fields.emplace_back(line + begin, end - begin);
+      while (i < size && line[i] == ' ') ++i;
+      if (i < size && line[i] != ',') return false;
     } else {
-      i = std::min(line.find(',', start), line.size());
-      field.assign(trim(line.substr(start, i - start)));
+      i = std::min(text.find(',', start), size);
+      fields.push_back(trim(text.substr(start, i - start)));
     }
-    if (i >= line.size()) break;
+    if (i >= size) break;
     ++i;  // the comma
   }
-  fields.resize(n);
   return true;
 }
 
@@ -77,7 +78,7 @@ bool is_skipped(std::string_view line) { return trim(line).empty() || trim(line)
 
 TransferCsvReader::TransferCsvReader(std::istream& in, std::string path, const NodeDirectory& nodes)
     : in_(in), path_(std::move(path)), nodes_(nodes) {
-  std::vector<std::string> names;
+  std::vector<std::string_view> names;
   if (!next_fields(names)) fail(0, "empty CSV file: a header row (src,dst,bytes,start_s) is required");
   read_header(names);
 }
@@ -86,22 +87,52 @@ void TransferCsvReader::fail(int line, const std::string& message) const {
   throw InputError(SourceLocation{path_, line, 0}, "", message);
 }
 
-bool TransferCsvReader::next_fields(std::vector<std::string>& fields) {
+// Lines come out of buf_, refilled a block at a time: a line costs a memchr, not a stream call
+// per byte. A line is at most kMaxInputLineBytes (before its newline), as read_bounded_line has it.
+LineRead TransferCsvReader::next_line(size_t& begin, size_t& size) {
+  constexpr size_t kBlock = size_t{1} << 16;
+  while (true) {
+    const size_t newline = buf_.find('\n', pos_);
+    const size_t end = newline == std::string::npos ? buf_.size() : newline;
+    if (end - pos_ > kMaxInputLineBytes) return LineRead::too_long;
+    if (newline != std::string::npos || (at_end_ && pos_ < buf_.size())) {
+      begin = pos_;
+      size = end - pos_;
+      pos_ = newline == std::string::npos ? end : end + 1;
+      return LineRead::line;
+    }
+    if (at_end_) return LineRead::end;
+    buf_.erase(0, pos_);
+    pos_ = 0;
+    const size_t kept = buf_.size();
+    buf_.resize(kept + kBlock);
+    in_.read(buf_.data() + kept, static_cast<std::streamsize>(kBlock));
+    const auto got = static_cast<size_t>(in_.gcount());
+    buf_.resize(kept + got);
+    at_end_ = got < kBlock;
+  }
+}
+
+bool TransferCsvReader::next_fields(std::vector<std::string_view>& fields) {
   while (true) {
     const uint64_t at = offset_;
-    const LineRead r = read_bounded_line(in_, text_);
+    size_t begin = 0, size = 0;
+    const LineRead r = next_line(begin, size);
     if (r == LineRead::end) return false;
     ++line_no_;
     if (r == LineRead::too_long)
       fail(line_no_, fmt::format("line longer than {} bytes, the limit for a CSV line", kMaxInputLineBytes));
-    offset_ += text_.size() + 1;
-    std::string_view line = text_;
+    offset_ += size + 1;
+    char* line = buf_.data() + begin;
     // A UTF-8 byte-order mark (spreadsheets write one) is not part of the first column's name.
     constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
-    if (at == 0 && line.starts_with(kUtf8Bom)) line.remove_prefix(kUtf8Bom.size());
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (is_skipped(line)) continue;
-    if (!split_fields(line, fields)) fail(line_no_, "unbalanced double quote");
+    if (at == 0 && std::string_view(line, size).starts_with(kUtf8Bom)) {
+      line += kUtf8Bom.size();
+      size -= kUtf8Bom.size();
+    }
+    if (size > 0 && line[size - 1] == '\r') --size;
+    if (is_skipped(std::string_view(line, size))) continue;
+    if (!split_fields(line, size, fields)) fail(line_no_, "unbalanced double quote");
     row_offset_ = at;
     row_line_ = line_no_;
     return true;
@@ -111,6 +142,9 @@ bool TransferCsvReader::next_fields(std::vector<std::string>& fields) {
 void TransferCsvReader::seek(uint64_t offset, int line) {
   in_.clear();
   in_.seekg(static_cast<std::streamoff>(offset));
+  buf_.clear();
+  pos_ = 0;
+  at_end_ = false;
   offset_ = offset;
   line_no_ = line - 1;
 }
@@ -120,10 +154,10 @@ std::optional<TransferSpec> TransferCsvReader::next() {
   return read_row(fields_);
 }
 
-void TransferCsvReader::read_header(const std::vector<std::string>& names) {
+void TransferCsvReader::read_header(const std::vector<std::string_view>& names) {
   const int line = line_no_;
   std::array<bool, kColumns.size()> seen{};
-  for (const std::string& name : names) {
+  for (const std::string_view name : names) {
     size_t c = 0;
     while (c < kColumns.size() && kColumns[c] != name) ++c;
     if (c == kColumns.size())
@@ -138,13 +172,13 @@ void TransferCsvReader::read_header(const std::vector<std::string>& names) {
       fail(line, fmt::format("missing column '{}' in the header", kColumns[static_cast<size_t>(c)]));
 }
 
-TransferSpec TransferCsvReader::read_row(const std::vector<std::string>& fields) const {
+TransferSpec TransferCsvReader::read_row(const std::vector<std::string_view>& fields) const {
   const int line = row_line_;
   if (fields.size() != column_of_field_.size())
     fail(line, fmt::format("expected {} fields, got {}", column_of_field_.size(), fields.size()));
   TransferSpec t;
   for (size_t f = 0; f < fields.size(); ++f) {
-    const std::string& v = fields[f];
+    const std::string_view v = fields[f];
     switch (column_of_field_[f]) {
       case kSrc: t.src = endpoint("src", v); break;
       case kDst: t.dst = endpoint("dst", v); break;
@@ -172,11 +206,13 @@ TransferSpec TransferCsvReader::read_row(const std::vector<std::string>& fields)
   return t;
 }
 
-std::string TransferCsvReader::endpoint(std::string_view column, const std::string& v) const {
+std::string TransferCsvReader::endpoint(std::string_view column, std::string_view v) const {
   int index = 0;
   const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), index);
   const bool numbered = !v.empty() && ec == std::errc() && end == v.data() + v.size();
-  const std::string written = numbered ? gpu_node_name(index) : v;
+  // A bare GPU index in range, the common case, is its own canonical name.
+  if (numbered && index >= 0 && index < nodes_.gpu_count()) return gpu_node_name(index);
+  const std::string written = numbered ? gpu_node_name(index) : std::string(v);
   // What endpoint_problem() accepts, without building its message for every row.
   if (std::optional<std::string> canonical = nodes_.resolve(written)) {
     const std::optional<NodeKind> kind = nodes_.kind_of(*canonical);
@@ -217,8 +253,8 @@ void index_transfers_csv(const std::string& path, const NodeDirectory& nodes, Tr
 
 namespace {
 // Heap order for TransferCsvStream: the top is the smallest (start, row).
-bool later_row(const CsvTransfer& a, const CsvTransfer& b) {
-  return b.spec.start < a.spec.start || (b.spec.start == a.spec.start && b.row < a.row);
+bool later_row(const TransferCsvStream::Held& a, const TransferCsvStream::Held& b) {
+  return b.start < a.start || (b.start == a.start && b.row < a.row);
 }
 }  // namespace
 
@@ -241,7 +277,16 @@ void TransferCsvStream::read_chunk() {
     if (!t)
       throw InputError(SourceLocation{spec_.transfers_csv, reader_->line(), 0}, "",
                        "the file changed while parallax ran: fewer rows than when the scenario was loaded");
-    pending_.push_back(CsvTransfer{std::move(*t), next_row_++});
+    uint32_t slot = 0;
+    if (free_slots_.empty()) {
+      slot = static_cast<uint32_t>(rows_.size());
+      rows_.push_back(CsvTransfer{std::move(*t), next_row_});
+    } else {
+      slot = free_slots_.back();
+      free_slots_.pop_back();
+      rows_[slot] = CsvTransfer{std::move(*t), next_row_};
+    }
+    pending_.push_back(Held{rows_[slot].spec.start, next_row_++, slot});
     std::push_heap(pending_.begin(), pending_.end(), later_row);
   }
   most_held_ = std::max(most_held_, pending_.size());
@@ -249,16 +294,17 @@ void TransferCsvStream::read_chunk() {
 
 // A chunk not read yet may hold a row before the earliest one held: read until none can.
 const CsvTransfer* TransferCsvStream::peek() {
-  while (next_chunk_ < later_min_.size() && (pending_.empty() || later_min_[next_chunk_] < pending_.front().spec.start))
+  while (next_chunk_ < later_min_.size() && (pending_.empty() || later_min_[next_chunk_] < pending_.front().start))
     read_chunk();
-  return pending_.empty() ? nullptr : &pending_.front();
+  return pending_.empty() ? nullptr : &rows_[pending_.front().slot];
 }
 
 CsvTransfer TransferCsvStream::take() {
   std::pop_heap(pending_.begin(), pending_.end(), later_row);
-  CsvTransfer t = std::move(pending_.back());
+  const uint32_t slot = pending_.back().slot;
   pending_.pop_back();
-  return t;
+  free_slots_.push_back(slot);
+  return std::move(rows_[slot]);
 }
 
 }  // namespace parallax

@@ -18,9 +18,11 @@
 #include <istream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/io/input_error.h"
+#include "sim/io/input_file.h"
 #include "sim/scenario/input_limits.h"
 #include "sim/scenario/node_directory.h"
 #include "sim/scenario/scenario.h"
@@ -43,19 +45,24 @@ class TransferCsvReader {
   void seek(uint64_t offset, int line);
 
  private:
-  // The next line that is not blank or a comment, split into fields; false at the end.
-  bool next_fields(std::vector<std::string>& fields);
+  // The next line (without its newline) as buf_[begin, begin + size).
+  LineRead next_line(size_t& begin, size_t& size);
+  // The next line that is not blank or a comment, split into fields (views into buf_, valid
+  // until the next call); false at the end.
+  bool next_fields(std::vector<std::string_view>& fields);
   [[noreturn]] void fail(int line, const std::string& message) const;
-  void read_header(const std::vector<std::string>& names);
-  TransferSpec read_row(const std::vector<std::string>& fields) const;
-  std::string endpoint(std::string_view column, const std::string& v) const;
+  void read_header(const std::vector<std::string_view>& names);
+  TransferSpec read_row(const std::vector<std::string_view>& fields) const;
+  std::string endpoint(std::string_view column, std::string_view v) const;
 
   std::istream& in_;
   std::string path_;
   const NodeDirectory& nodes_;
   std::vector<int> column_of_field_;
-  std::string text_;       // the current line
-  std::vector<std::string> fields_;  // its fields, reused from row to row
+  std::string buf_;        // bytes read from in_; the next line starts at pos_
+  size_t pos_ = 0;
+  bool at_end_ = false;    // in_ has nothing more to give
+  std::vector<std::string_view> fields_;  // the current row's fields, reused from row to row
   uint64_t offset_ = 0;    // byte offset of the next line
   int line_no_ = 0;        // line number of the current line
   uint64_t row_offset_ = 0;
@@ -86,6 +93,13 @@ class TransferCsvStream {
   size_t held() const { return pending_.size(); }  // rows read and not taken
   size_t most_held() const { return most_held_; }
 
+  // A row read and not taken: its heap key, and where it waits in rows_.
+  struct Held {
+    Time start;
+    uint64_t row = 0;
+    uint32_t slot = 0;
+  };
+
  private:
   void read_chunk();
 
@@ -96,7 +110,10 @@ class TransferCsvStream {
   std::vector<Time> later_min_;  // [k]: earliest start in chunks k, k+1, ...
   size_t next_chunk_ = 0;
   uint64_t next_row_ = 0;
-  std::vector<CsvTransfer> pending_;  // a min-heap on (start, row)
+  // The heap moves only small keys; the rows stay put in rows_ (slots reused once taken).
+  std::vector<Held> pending_;  // a min-heap on (start, row)
+  std::vector<CsvTransfer> rows_;
+  std::vector<uint32_t> free_slots_;
   size_t most_held_ = 0;
 };
 

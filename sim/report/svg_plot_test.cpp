@@ -5,6 +5,10 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "sim/report/csv_table.h"
 #include "sim/report/html_report.h"
@@ -24,6 +28,27 @@ TEST(SvgNumber, TwoDecimalsWithoutTrailingZeros) {
   EXPECT_EQ(svg_number(-0.001), "0");
   EXPECT_EQ(svg_number(0.125), "0.12");  // round-half-even of the binary value 0.125
   EXPECT_EQ(svg_number(std::numeric_limits<double>::quiet_NaN()), "0");
+}
+
+// svg_number rounds by integer arithmetic on the double's bits; fmt's "{:.2f}" (exact, ties to
+// even) is the rule it must match, digit for digit: on exact ties (multiples of 1/8 and 1/1024),
+// on decimals that are not exact in binary, on pixel-sized and tiny and huge values, both signs.
+TEST(SvgNumber, MatchesFmtFixedTwoDecimals) {
+  const auto reference = [](double v) {
+    std::string s = fmt::format("{:.2f}", v);
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+    return s == "-0" ? std::string("0") : s;
+  };
+  std::mt19937_64 rng(11);
+  std::vector<double> values{0.0, -0.0, 0.005, 0.015, 0.025, 1.005, 2.675, 1e-300, 5e-324, 999999999999999.9, 1e15, 3e17, 1e300};
+  for (int k = -4000; k <= 4000; ++k) values.insert(values.end(), {k / 8.0, k / 1024.0, k / 200.0, k * 0.01, k * 1.1});
+  std::uniform_real_distribution<double> unit(0, 1);
+  for (int k = 0; k < 20000; ++k) values.push_back(std::ldexp(unit(rng), static_cast<int>(rng() % 60) - 20));
+  for (const double v : values) {
+    EXPECT_EQ(svg_number(v), reference(v)) << fmt::format("{:.17g}", v);
+    EXPECT_EQ(svg_number(-v), reference(-v)) << fmt::format("{:.17g}", -v);
+  }
 }
 
 TEST(SvgAxis, LinearTicksAreOneTwoFiveSteps) {

@@ -22,6 +22,16 @@ std::string pointer_token(const std::string& key) {
   return token;
 }
 
+bool all_finite(const nlohmann::ordered_json& value) {
+  if (value.is_number_float()) return std::isfinite(value.get<double>());
+  if (value.is_structured())
+    for (const auto& child : value)
+      if (!all_finite(child)) return false;
+  return true;
+}
+
+// Only called when all_finite() found a culprit: building every value's JSON pointer up front
+// cost as much as the dump.
 void reject_non_finite(const nlohmann::ordered_json& value, const std::string& pointer) {
   if (value.is_number_float()) {
     const double v = value.get<double>();
@@ -39,7 +49,7 @@ void reject_non_finite(const nlohmann::ordered_json& value, const std::string& p
 }  // namespace
 
 std::string format_json(const nlohmann::ordered_json& value) {
-  reject_non_finite(value, "");
+  if (!all_finite(value)) reject_non_finite(value, "");
   std::string text;
   try {
     text = value.dump(2);

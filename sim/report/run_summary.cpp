@@ -42,25 +42,29 @@ nlohmann::ordered_json to_json(const RunSummary& s) {
   j["transfers"] = {{"count", s.transfers.count},
                     {"sum_completion_s", s.transfers.sum_completion_s},
                     {"sum_fct_s", s.transfers.sum_fct_s}};
+  // Each row is filled key by key: the initializer-list form copies every value twice over, and
+  // a run has a row per link direction.
   auto& cs = j["collectives"] = nlohmann::ordered_json::array();
   for (const CollectiveSummary& c : s.collectives) {
     const double alg = algbw_GBps(c);
-    cs.push_back({{"name", c.name},
-                  {"op", c.op},
-                  {"gpus", c.gpus},
-                  {"bytes", c.bytes},
-                  {"time_s", seconds(c.end - c.start)},
-                  {"algbw_GBps", alg},
-                  {"busbw_GBps", alg * busbw_factor(c.op, c.gpus)}});
+    nlohmann::ordered_json& row = cs.emplace_back(nlohmann::ordered_json::object());
+    row["name"] = c.name;
+    row["op"] = c.op;
+    row["gpus"] = c.gpus;
+    row["bytes"] = c.bytes;
+    row["time_s"] = seconds(c.end - c.start);
+    row["algbw_GBps"] = alg;
+    row["busbw_GBps"] = alg * busbw_factor(c.op, c.gpus);
   }
   auto& ls = j["links"] = nlohmann::ordered_json::array();
   for (const LinkSummary& l : s.links) {
-    ls.push_back({{"name", l.name},
-                  {"kind", l.kind},
-                  {"bytes", l.bytes},
-                  {"transfers", l.transfers},
-                  {"busy_s", seconds(l.busy)},
-                  {"mean_utilisation", utilisation(l, s.makespan)}});
+    nlohmann::ordered_json& row = ls.emplace_back(nlohmann::ordered_json::object());
+    row["name"] = l.name;
+    row["kind"] = l.kind;
+    row["bytes"] = l.bytes;
+    row["transfers"] = l.transfers;
+    row["busy_s"] = seconds(l.busy);
+    row["mean_utilisation"] = utilisation(l, s.makespan);
   }
   return j;
 }

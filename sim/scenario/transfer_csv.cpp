@@ -210,8 +210,12 @@ std::string TransferCsvReader::endpoint(std::string_view column, std::string_vie
   int index = 0;
   const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), index);
   const bool numbered = !v.empty() && ec == std::errc() && end == v.data() + v.size();
-  // A bare GPU index in range, the common case, is its own canonical name.
-  if (numbered && index >= 0 && index < nodes_.gpu_count()) return gpu_node_name(index);
+  // A bare GPU index in range, the common case: "gpu" and its digits, when they are written as
+  // gpu_node_name writes them (no sign, no leading zero).
+  if (numbered && index >= 0 && index < nodes_.gpu_count()) {
+    if (v[0] != '-' && (v[0] != '0' || v.size() == 1)) return std::string("gpu").append(v);
+    return gpu_node_name(index);
+  }
   const std::string written = numbered ? gpu_node_name(index) : std::string(v);
   // What endpoint_problem() accepts, without building its message for every row.
   if (std::optional<std::string> canonical = nodes_.resolve(written)) {

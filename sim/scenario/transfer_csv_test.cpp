@@ -37,6 +37,40 @@ TEST(TransferCsv, ReadsRowsInOrderAnyColumnOrder) {
   EXPECT_EQ(rows[1].name, "a, b");
 }
 
+// A bare index names its GPU however it is written (leading zeros, "-0"); the name is canonical.
+TEST(TransferCsv, BareGpuIndexesGiveCanonicalNames) {
+  const auto rows = parse_transfers_csv("src,dst,bytes,start_s\n03,-0,1,0\n0, 1 ,2,0\n\"2\",host,3,0\n", "t.csv", kNodes);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].src, "gpu3");
+  EXPECT_EQ(rows[0].dst, "gpu0");
+  EXPECT_EQ(rows[1].src, "gpu0");
+  EXPECT_EQ(rows[1].dst, "gpu1");
+  EXPECT_EQ(rows[2].src, "gpu2");
+  EXPECT_EQ(rows[2].dst, "host0");
+  EXPECT_EQ(transfer_error_of("src,dst,bytes,start_s\n4,1,1,0\n"), "t.csv:2: column 'src': unknown node 'gpu4' (nodes: gpu0..gpu3, host0, nvswitch)");
+  EXPECT_EQ(transfer_error_of("src,dst,bytes,start_s\n-1,1,1,0\n"), "t.csv:2: column 'src': unknown node 'gpu-1' (nodes: gpu0..gpu3, host0, nvswitch)");
+}
+
+// Lines are cut out of 64 KiB blocks: rows straddling a block's end, quoted names with "" inside
+// (unescaped in place) and a last line without its newline all read whole.
+TEST(TransferCsv, RowsAcrossReadBlocksAndQuotedNames) {
+  std::string text = "src,dst,bytes,start_s,name\n";
+  std::vector<std::string> names;
+  for (int i = 0; i < 300; ++i) {
+    names.push_back(std::string(static_cast<size_t>(500 + i), static_cast<char>('a' + i % 26)) + "\"q\"" + std::to_string(i));
+    std::string quoted;
+    for (char c : names.back()) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    text += fmt::format("{},{},{},0.{},\"{}\"{}", i % 4, (i + 1) % 4, i + 1, i, quoted, i + 1 < 300 ? "\n" : "");
+  }
+  ASSERT_GT(text.size(), size_t{2} << 16);
+  const auto rows = parse_transfers_csv(text, "t.csv", kNodes);
+  ASSERT_EQ(rows.size(), 300u);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].name, names[i]) << "row " << i;
+    EXPECT_EQ(rows[i].bytes, static_cast<int64_t>(i + 1));
+  }
+}
+
 // Regression (tests/cli/bad_input_test.py): a BOM made the header's first column "\xEF\xBB\xBFsrc".
 TEST(TransferCsv, AcceptsUtf8ByteOrderMark) {
   const auto rows = parse_transfers_csv("\xEF\xBB\xBFsrc,dst,bytes,start_s\r\ngpu0,gpu1,1KiB,0\r\n", "t.csv", kNodes);

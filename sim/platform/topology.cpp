@@ -347,9 +347,9 @@ Topology::Route Topology::fabric_route(int src, int dst) {
 // 4096 GPUs a search costs one pass over the switch's links. The route to a node is the one the
 // search with an early exit at that node found before (ties go to the first predecessor relaxed,
 // in the same (cost, node) pop order; nothing popped later can improve a settled node).
-// `box_only`: only box 0's own directions (a route inside a box never leaves it). `avoid`: see
-// compute_route's callers. The search allocates nothing once warm: its arrays live in search_ and
-// are invalidated by bumping a stamp, not by clearing them.
+// `box_only`: only box 0's own directions (a route inside a box never leaves it). `avoid`
+// (routes()): capacity groups not to cross. The search allocates nothing once warm: its arrays
+// live in search_ and are invalidated by bumping a stamp, not by clearing them.
 void Topology::search_from(int src, bool box_only, const std::vector<char>* avoid) {
   const uint32_t limit = box_only ? static_cast<uint32_t>(box_.directions) : UINT32_MAX;
   Search& s = search_;

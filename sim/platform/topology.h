@@ -11,10 +11,11 @@
 // Clusters (spec.fabric.nodes > 1): every node is a copy of the box, plus NICs, leaves and one
 // aggregate spine (hardware_spec.h FabricSpec). Nothing is tabled per pair of the cluster: routes
 // inside a box are searched once per box-local source (Dijkstra over box 0, which never leaves the
-// box, to every destination at once) and shifted to the box they are asked for, since every box's nodes and link directions are laid
-// out alike; a route between nodes is the source's box route to its NIC's PCIe switch, the NIC, the
-// leaf, the spine when the leaves differ, and the mirror image on the other side, all by index
-// arithmetic. Node order: all GPUs (node-major), all hosts, all box switches, NICs, leaves, spine.
+// box, to every destination at once) and shifted to the box they are asked for, since every box's
+// nodes and link directions are laid out alike; a route between nodes is the source's box route to
+// its NIC's PCIe switch, the NIC, the leaf, the spine when the leaves differ, and the mirror image
+// on the other side, all by index arithmetic. Node order: all GPUs (node-major), all hosts, all box
+// switches, NICs, leaves, spine.
 #pragma once
 
 #include <cstdint>

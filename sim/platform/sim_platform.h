@@ -102,6 +102,10 @@ class SimPlatform final : public Platform, private EventHandler {
   const Topology& topology() const { return topology_; }
   double bytes_copied() const { return bytes_copied_; }  // payload of finished copies
   const FlowSolver& solver() const { return solver_; }
+  // Whether the solver holds changes that running flows still wait on (the platform's solve at
+  // this instant is to come). Changes made while no flow runs wait for the next start's solve,
+  // so an idle solver may stay unsolved across time: no rate is in use.
+  bool solve_due() const { return solver_.needs_solve() && solver_.active_flows() > 0; }
   uint64_t activities_started() const { return next_activity_id_ - 1; }
   uint64_t activities_finished() const { return finished_; }
   Time last_finish() const { return last_finish_; }

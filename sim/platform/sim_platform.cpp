@@ -477,7 +477,7 @@ uint32_t SimPlatform::lane_for(Time latency) {
   return it->second;
 }
 
-void SimPlatform::begin_after(uint32_t lane, Time latency, uint32_t slot) {
+inline void SimPlatform::begin_after(uint32_t lane, Time latency, uint32_t slot) {
   LatencyLane& l = lanes_[lane];
   const Time at = now() + latency;
   l.waiting.emplace_back(at, slot);

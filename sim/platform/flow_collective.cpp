@@ -11,8 +11,4 @@ ActivityId FlowCollective::issue(int src_gpu, int dst_gpu, double bytes, uint64_
   return issue(platform_.step_route(src_gpu, dst_gpu), bytes, tag);
 }
 
-ActivityId FlowCollective::issue(const SimPlatform::StepRoute& route, double bytes, uint64_t tag) {
-  return platform_.copy_step(route, bytes, *this, tag, id_, step_label());
-}
-
 }  // namespace parallax

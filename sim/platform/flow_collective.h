@@ -40,7 +40,9 @@ class FlowCollective : public CompletionListener {
   // One copy, tagged for on_complete; its record is labelled "ring step", "tree step" or "p2p step".
   // A schedule that repeats a hop keeps its route (SimPlatform::step_route) and issues on it.
   ActivityId issue(int src_gpu, int dst_gpu, double bytes, uint64_t tag);
-  ActivityId issue(const SimPlatform::StepRoute& route, double bytes, uint64_t tag);
+  ActivityId issue(const SimPlatform::StepRoute& route, double bytes, uint64_t tag) {
+    return platform_.copy_step(route, bytes, *this, tag, id_, step_label());
+  }
   virtual const char* step_label() const = 0;
 
   SimPlatform& platform_;

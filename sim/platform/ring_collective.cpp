@@ -27,14 +27,6 @@ void RingCollective::start() {
   for (size_t h = 0; h < group_.size(); ++h) try_start(h);
 }
 
-void RingCollective::try_start(size_t h) {
-  if (in_flight_[h] || done_[h] >= steps_) return;
-  const int s = done_[h];  // the step hop h would run next
-  if (gpu_steps(h) < s || gpu_steps(next(h)) < s) return;
-  in_flight_[h] = 1;
-  issue(hops_[h], chunk_bytes_, h);
-}
-
 void RingCollective::on_complete(uint64_t hop) {
   const size_t h = static_cast<size_t>(hop);
   in_flight_[h] = 0;

@@ -28,7 +28,14 @@ class RingCollective final : public FlowCollective {
 
  private:
   const char* step_label() const override { return "ring step"; }
-  void try_start(size_t hop);
+  // Issues hop h's next step if it may run (defined here: three calls per finished copy).
+  void try_start(size_t h) {
+    if (in_flight_[h] || done_[h] >= steps_) return;
+    const int s = done_[h];  // the step hop h would run next
+    if (gpu_steps(h) < s || gpu_steps(next(h)) < s) return;
+    in_flight_[h] = 1;
+    issue(hops_[h], chunk_bytes_, h);
+  }
   size_t prev(size_t h) const { return h == 0 ? group_.size() - 1 : h - 1; }
   size_t next(size_t h) const { return h + 1 == group_.size() ? 0 : h + 1; }
   // Steps GPU i has completed: both its send (hop i) and its receive (hop i-1).

@@ -143,12 +143,7 @@ void SimPlatform::call_at(Time at, CompletionListener& listener, uint64_t tag) {
 
 // --- activities ---------------------------------------------------------------------------------
 
-uint32_t SimPlatform::new_activity_slot() {
-  if (!free_slots_.empty()) {
-    uint32_t s = free_slots_.back();
-    free_slots_.pop_back();
-    return s;
-  }
+uint32_t SimPlatform::grow_activities() {
   activities_.emplace_back();
   return static_cast<uint32_t>(activities_.size() - 1);
 }
@@ -199,10 +194,6 @@ FlowClassId SimPlatform::fabric_class(int src_node, int dst_node, Activity& a, T
   if (copy_out_[src_node] != kNoConstraint) elements.push_back({copy_out_[src_node], 1.0});
   if (copy_in_[dst_node] != kNoConstraint) elements.push_back({copy_in_[dst_node], 1.0});
   return solver_.make_class(elements, copy_bound(src_node, dst_node));
-}
-
-const std::vector<uint32_t>& SimPlatform::directions_of(const Activity& a) const {
-  return a.route == kOwnRoute ? a.own_directions : routes_[a.route].directions;
 }
 
 uint32_t SimPlatform::cached_route(int src_node, int dst_node, int path_index) {
@@ -263,11 +254,6 @@ ActivityId SimPlatform::copy_over(Endpoint src, Endpoint dst, int path_index, By
 SimPlatform::StepRoute SimPlatform::step_route(int src_gpu, int dst_gpu) {
   const int s = topology_.gpu_node(src_gpu), d = topology_.gpu_node(dst_gpu);
   return {s, d, route_of(s, d, 0)};
-}
-
-ActivityId SimPlatform::copy_step(const StepRoute& route, double bytes, CompletionListener& listener, uint64_t tag,
-                                  ActivityId parent, std::string_view label) {
-  return start_copy(route.src_node, route.dst_node, route.route, bytes, listener, tag, label, parent);
 }
 
 uint32_t SimPlatform::route_of(int s, int d, int path_index) {
@@ -491,7 +477,7 @@ uint32_t SimPlatform::lane_for(Time latency) {
   return it->second;
 }
 
-void SimPlatform::begin_after(uint32_t lane, Time latency, uint32_t slot) {
+inline void SimPlatform::begin_after(uint32_t lane, Time latency, uint32_t slot) {
   LatencyLane& l = lanes_[lane];
   const Time at = now() + latency;
   l.waiting.emplace_back(at, slot);
@@ -502,18 +488,28 @@ void SimPlatform::begin_after(uint32_t lane, Time latency, uint32_t slot) {
 }
 
 void SimPlatform::drain_lane(uint32_t lane) {
-  // begin() may call listeners that issue more work into this very lane (zero-byte copies), so
-  // the lane is re-read on every iteration.
+  // begin() may call listeners that issue more work into this very lane (zero-byte copies) or
+  // make new lanes, so the lane is re-read on every iteration.
   lanes_[lane].scheduled = false;
-  while (!lanes_[lane].waiting.empty() && lanes_[lane].waiting.front().first <= now()) {
-    const uint32_t slot = lanes_[lane].waiting.front().second;
-    lanes_[lane].waiting.pop_front();
-    begin(slot);
+  for (;;) {
+    LatencyLane& l = lanes_[lane];
+    if (l.empty() || l.waiting[l.head].first > now()) break;
+    begin(l.waiting[l.head++].second);
   }
   LatencyLane& l = lanes_[lane];
-  if (!l.waiting.empty() && !l.scheduled) {
+  if (l.empty()) {
+    l.waiting.clear();
+    l.head = 0;
+    return;
+  }
+  // A lane that never empties (a steady stream) drops its begun prefix once it is half the lane.
+  if (l.head >= 256 && 2 * l.head >= l.waiting.size()) {
+    l.waiting.erase(l.waiting.begin(), l.waiting.begin() + static_cast<std::ptrdiff_t>(l.head));
+    l.head = 0;
+  }
+  if (!l.scheduled) {
     l.scheduled = true;
-    engine_.schedule_at(l.waiting.front().first, *this, (kLane << kKindShift) | lane);
+    engine_.schedule_at(l.waiting[l.head].first, *this, (kLane << kKindShift) | lane);
   }
 }
 
@@ -604,9 +600,7 @@ void SimPlatform::complete(uint32_t slot) {
   listener->on_complete(tag);  // may start new activities (and reuse the slot)
 }
 
-void SimPlatform::request_solve() {
-  if (solve_pending_) return;
-  solve_pending_ = true;
+void SimPlatform::schedule_solve() {
   engine_.schedule_at(now(), *this, kSolve << kKindShift, kSolvePriority);
 }
 
@@ -648,7 +642,11 @@ void SimPlatform::handle_event(uint64_t tag) {
       std::vector<uint64_t> done;
       done.swap(completed_scratch_);
       for (uint64_t slot : done) complete(static_cast<uint32_t>(slot));
-      if (solver_.needs_solve()) request_solve();
+      // With no flow left running no rate is wanted until the next start, which asks for its
+      // own solve; the emptied classes stay dirty and seed that one (solve_due()). So a ring
+      // step (all of its copies end at once) costs one solve, not two: the same rates, one
+      // event fewer.
+      if (solve_due()) request_solve();
       else reschedule_completion();
       done.clear();
       completed_scratch_.swap(done);

@@ -31,7 +31,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -102,6 +101,10 @@ class SimPlatform final : public Platform, private EventHandler {
   const Topology& topology() const { return topology_; }
   double bytes_copied() const { return bytes_copied_; }  // payload of finished copies
   const FlowSolver& solver() const { return solver_; }
+  // Whether the solver holds changes that running flows still wait on (the platform's solve at
+  // this instant is to come). Changes made while no flow runs wait for the next start's solve,
+  // so an idle solver may stay unsolved across time: no rate is in use.
+  bool solve_due() const { return solver_.needs_solve() && solver_.active_flows() > 0; }
   uint64_t activities_started() const { return next_activity_id_ - 1; }
   uint64_t activities_finished() const { return finished_; }
   Time last_finish() const { return last_finish_; }
@@ -115,7 +118,9 @@ class SimPlatform final : public Platform, private EventHandler {
   };
   StepRoute step_route(int src_gpu, int dst_gpu);
   ActivityId copy_step(const StepRoute& route, double bytes, CompletionListener& listener, uint64_t tag,
-                       ActivityId parent, std::string_view label);
+                       ActivityId parent, std::string_view label) {
+    return start_copy(route.src_node, route.dst_node, route.route, bytes, listener, tag, label, parent);
+  }
   void start_child(std::unique_ptr<FlowCollective> c);
   void finish_collective(FlowCollective* c);
 
@@ -172,14 +177,23 @@ class SimPlatform final : public Platform, private EventHandler {
   };
   // Activities that wait the same latency begin in the order they were issued, so each distinct
   // latency keeps a FIFO and one pending engine event for its head, instead of one heap entry per
-  // activity (a ring step issues P copies at once; this keeps the event list small).
+  // activity (a ring step issues P copies at once; this keeps the event list small). The FIFO is
+  // a vector read from `head`: a ring's lane empties every step, and then it starts over.
   struct LatencyLane {
-    std::deque<std::pair<Time, uint32_t>> waiting;  // (begin time, activity slot)
+    std::vector<std::pair<Time, uint32_t>> waiting;  // (begin time, activity slot), from head on
+    size_t head = 0;
     bool scheduled = false;
+    bool empty() const { return head == waiting.size(); }
   };
 
   void handle_event(uint64_t tag) override;
-  uint32_t new_activity_slot();
+  uint32_t new_activity_slot() {
+    if (free_slots_.empty()) return grow_activities();
+    const uint32_t s = free_slots_.back();
+    free_slots_.pop_back();
+    return s;
+  }
+  uint32_t grow_activities();
   uint32_t route_of(int src_node, int dst_node, int path_index);  // cached_route() or kOwnRoute
   ActivityId start_copy(int src_node, int dst_node, uint32_t route_id, double bytes, CompletionListener& listener,
                         uint64_t tag, std::string_view label, ActivityId parent);
@@ -191,7 +205,12 @@ class SimPlatform final : public Platform, private EventHandler {
   double dispatch_wait(const Activity& a) const;
   int pool_sms(GpuId gpu, PartitionId partition) const;
   void complete(uint32_t slot);
-  void request_solve();
+  void request_solve() {
+    if (solve_pending_) return;
+    solve_pending_ = true;
+    schedule_solve();
+  }
+  void schedule_solve();
   void reschedule_completion();
   static uint64_t route_key(int src_node, int dst_node);
   static constexpr uint32_t kOwnRoute = UINT32_MAX - 1;
@@ -199,7 +218,9 @@ class SimPlatform final : public Platform, private EventHandler {
   double copy_bound(int src_node, int dst_node) const;
   void add_copy_hbm(int src_node, int dst_node, std::vector<FlowElement>& elements) const;
   FlowClassId fabric_class(int src_node, int dst_node, Activity& a, Time& latency);
-  const std::vector<uint32_t>& directions_of(const Activity& a) const;
+  const std::vector<uint32_t>& directions_of(const Activity& a) const {
+    return a.route == kOwnRoute ? a.own_directions : routes_[a.route].directions;
+  }
   int endpoint_node(Endpoint e) const;
   void check_gpu(GpuId gpu) const;
   std::unique_ptr<ActivityRecord> new_record(ActivityKind kind, std::string_view label,

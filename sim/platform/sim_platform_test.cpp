@@ -375,6 +375,63 @@ TEST(SimPlatform, TimersAndZeroByteCopies) {
   EXPECT_EQ(c.done[1], std::make_pair(uint64_t{1}, Time::us(5)));
 }
 
+// A copy issued every 0.5 us on a 2 us route: its latency lane never empties, so the lane
+// drops its begun prefix while copies still wait behind it (more than 256 begun).
+TEST(SimPlatform, AStreamOfCopiesBeginsInIssueOrderAfterItsLatency) {
+  struct Issuer final : CompletionListener {
+    SimPlatform* platform = nullptr;
+    Counter* copies = nullptr;
+    int issued = 0;
+    void on_complete(uint64_t) override {
+      platform->copy(Endpoint::gpu(0), Endpoint::gpu(1), Bytes(0), *copies, static_cast<uint64_t>(issued));
+      if (++issued < 1000) platform->call_at(platform->now() + Time::ns(500), *this, 0);
+    }
+  };
+  Engine engine;
+  SimPlatform platform(engine, anchor_crossbar(2, 1e9, 1e-6));
+  Counter c;
+  c.engine = &engine;
+  Issuer issuer;
+  issuer.platform = &platform;
+  issuer.copies = &c;
+  platform.call_at(Time::zero(), issuer, 0);
+  engine.run();
+  ASSERT_EQ(c.done.size(), 1000u);
+  for (size_t i = 0; i < c.done.size(); ++i)
+    ASSERT_EQ(c.done[i], std::make_pair(uint64_t{i}, Time::ns(500) * static_cast<int64_t>(i) + Time::us(2))) << i;
+}
+
+// Completions that leave nothing running need no rates: the solver keeps the change until the
+// next start, whose solve then covers both.
+TEST(SimPlatform, AnIdlePlatformSolvesAtTheNextStart) {
+  struct Later final : CompletionListener {
+    SimPlatform* platform = nullptr;
+    Counter* copies = nullptr;
+    bool idle_and_unsolved = false;
+    void on_complete(uint64_t) override {
+      idle_and_unsolved = !platform->solve_due() && platform->solver().needs_solve();
+      platform->copy(Endpoint::gpu(0), Endpoint::gpu(2), Bytes(1'000'000'000), *copies, 2);
+      platform->copy(Endpoint::gpu(1), Endpoint::gpu(2), Bytes(1'000'000'000), *copies, 3);
+    }
+  };
+  Engine engine;
+  SimPlatform platform(engine, anchor_crossbar(3, 1e9, 0));
+  Counter c;
+  c.engine = &engine;
+  Later later;
+  later.platform = &platform;
+  later.copies = &c;
+  platform.copy(Endpoint::gpu(0), Endpoint::gpu(2), Bytes(1'000'000'000), c, 1);
+  platform.call_at(Time::seconds(3), later, 0);
+  engine.run();
+  EXPECT_TRUE(later.idle_and_unsolved);
+  ASSERT_EQ(c.done.size(), 3u);
+  EXPECT_EQ(c.done[0], std::make_pair(uint64_t{1}, Time::seconds(1)));
+  EXPECT_EQ(c.done[1].second, Time::seconds(5));  // the two share gpu2's down link
+  EXPECT_EQ(c.done[2].second, Time::seconds(5));
+  EXPECT_FALSE(platform.solve_due());
+}
+
 // Two GPUs behind one PCIe switch joined by an NVLink bridge, a third straight on the host; GPU 0
 // has bounded copy engines.
 HardwareSpec switch_and_bridge() {

@@ -303,7 +303,7 @@ void CheckedPlatform::check_after_solve() {
 
 void CheckedPlatform::handle_event(uint64_t) {
   const FlowSolver& s = inner_.solver();
-  if (s.needs_solve()) {
+  if (inner_.solve_due()) {
     engine_.schedule_at(engine_.now(), *this, 0, kAfterSolve);
     return;
   }

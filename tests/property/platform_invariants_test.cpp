@@ -74,7 +74,7 @@ class CheckingDriver final : public CompletionListener, private EventHandler {
     engine_.schedule_at(engine_.now(), *this, 0, kAfterSolve);
   }
   void handle_event(uint64_t) override {
-    if (platform_.solver().needs_solve()) {
+    if (platform_.solve_due()) {
       engine_.schedule_at(engine_.now(), *this, 0, kAfterSolve);
       return;
     }

@@ -65,14 +65,13 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
   } else {
     id = static_cast<FlowClassId>(classes_.size());
     classes_.emplace_back();
-    class_mark_.push_back(0);
-    class_fixed_.push_back(0);
     own_groups_.emplace_back(this);
     own_completion_pos_.push_back(-1);
   }
   FlowClass& k = classes_[id];
   k.elements = std::move(merged);
   k.slot.assign(k.elements.size(), 0);
+  k.entry.assign(k.elements.size(), 0);
   k.bound = bound;
   k.members = 0;
   k.heap.clear();
@@ -133,6 +132,7 @@ FlowId FlowSolver::start(FlowClassId id, double amount, uint64_t tag, Time now) 
   k.heap.push_back(Member{level, f});
   std::push_heap(k.heap.begin(), k.heap.end(), std::greater<>{});
   if (k.members++ == 0) activate(id);
+  if (k.group != kNoGroup) add_member_demand(k, 1);
   if (new_min && k.group != kNoGroup) {  // keep its group's heap right until the next solve
     place_in_group(id);
     update_group_completion(k.group);
@@ -150,7 +150,9 @@ bool FlowSolver::cancel(FlowId f, Time now) {
   flows_[f].active = false;
   free_flows_.push_back(f);
   --active_flows_;
-  if (--k.members == 0) deactivate(id);
+  --k.members;
+  if (k.group != kNoGroup) add_member_demand(k, -1);
+  if (k.members == 0) deactivate(id);
   else {
     ++k.cancelled;
     drop_cancelled_top(k);
@@ -245,20 +247,105 @@ bool FlowSolver::is_slack(const Constraint& c, ConstraintId cid) const {
   return most < c.capacity * (1 - 1e-9);
 }
 
-void FlowSolver::fix(FlowClassId id, double rate, GroupId g) {
+// The entry of group g on constraint c, made if missing. Only a class changing group looks one
+// up (a few per solve); it scans the shorter of the group's column and the constraint's row.
+uint32_t FlowSolver::find_or_add_entry(ConstraintId c, GroupId g) {
+  Constraint& con = constraints_[c];
+  Group& gr = group(g);
+  if (gr.column.size() <= con.row.size()) {
+    for (uint32_t e : gr.column)
+      if (entries_[e].constraint == c) return e;
+  } else {
+    for (uint32_t e : con.row)
+      if (entries_[e].group == g) return e;
+  }
+  uint32_t e;
+  if (!free_entries_.empty()) {
+    e = free_entries_.back();
+    free_entries_.pop_back();
+  } else {
+    e = static_cast<uint32_t>(entries_.size());
+    entries_.emplace_back();
+  }
+  entries_[e] = ColumnEntry{c, g, 0, 0, static_cast<uint32_t>(con.row.size()), static_cast<uint32_t>(gr.column.size())};
+  con.row.push_back(e);
+  gr.column.push_back(e);
+  if (g == c) con.self_entry = static_cast<int32_t>(e);
+  return e;
+}
+
+void FlowSolver::join_columns(FlowClassId id) {
   FlowClass& k = classes_[id];
-  class_fixed_[id] = 1;
-  k.next_group = g;
-  group(g).lambda = rate;
-  const double n = k.members;
-  for (const FlowElement& e : k.elements) {
-    Constraint& c = constraints_[e.constraint];
+  Group& g = group(k.group);
+  for (size_t i = 0; i < k.elements.size(); ++i) {
+    const uint32_t e = find_or_add_entry(k.elements[i].constraint, k.group);
+    k.entry[i] = e;
+    entries_[e].demand += k.members * k.elements[i].weight;
+    ++entries_[e].count;
+  }
+  if (std::isfinite(k.bound)) ++g.bounded;
+}
+
+void FlowSolver::leave_columns(FlowClassId id) {
+  FlowClass& k = classes_[id];
+  Group& g = group(k.group);
+  for (size_t i = 0; i < k.elements.size(); ++i) {
+    const uint32_t e = k.entry[i];
+    ColumnEntry& ent = entries_[e];
+    ent.demand -= k.members * k.elements[i].weight;
+    if (--ent.count > 0) continue;
+    // Its last class left: out of the row and the column (swap-remove), back to the pool.
+    Constraint& con = constraints_[ent.constraint];
+    const uint32_t row_last = con.row.back();
+    con.row[ent.row_pos] = row_last;
+    entries_[row_last].row_pos = ent.row_pos;
+    con.row.pop_back();
+    const uint32_t col_last = g.column.back();
+    g.column[ent.col_pos] = col_last;
+    entries_[col_last].col_pos = ent.col_pos;
+    g.column.pop_back();
+    if (con.self_entry == static_cast<int32_t>(e)) con.self_entry = -1;
+    free_entries_.push_back(e);
+  }
+  if (std::isfinite(k.bound)) --g.bounded;
+}
+
+// A class in a group gained (delta > 0) or lost members.
+void FlowSolver::add_member_demand(const FlowClass& k, double delta) {
+  for (size_t i = 0; i < k.elements.size(); ++i) entries_[k.entry[i]].demand += delta * k.elements[i].weight;
+}
+
+// A group joins the component with every constraint of its column.
+void FlowSolver::take_group(GroupId g) {
+  Group& gr = group(g);
+  if (gr.mark == epoch_) return;
+  gr.mark = epoch_;
+  comp_groups_.push_back(g);
+  for (uint32_t e : gr.column) {
+    const ConstraintId cid = entries_[e].constraint;
+    Constraint& c = constraints_[cid];
+    if (c.mark != epoch_) {
+      c.mark = epoch_;
+      comp_constraints_.push_back(cid);
+    }
+  }
+}
+
+// Every class of the group runs at `rate` from now: its column's demand leaves the filling.
+void FlowSolver::fix_group(GroupId g, double rate) {
+  Group& gr = group(g);
+  gr.fixed = epoch_;
+  gr.lambda = rate;
+  for (uint32_t e : gr.column) {
+    const ColumnEntry& ent = entries_[e];
+    Constraint& c = constraints_[ent.constraint];
     if (c.slack) continue;
-    c.remaining -= n * e.weight * rate;
-    c.demand -= n * e.weight;
+    c.remaining -= ent.demand * rate;
+    c.demand -= ent.demand;
+    c.unfixed -= ent.count;
     if (c.round != round_) {  // re-keyed once per round, in push_round_keys()
       c.round = round_;
-      round_touched_.push_back(e.constraint);
+      round_touched_.push_back(ent.constraint);
     }
   }
 }
@@ -267,7 +354,7 @@ void FlowSolver::fix(FlowClassId id, double rate, GroupId g) {
 void FlowSolver::push_round_keys() {
   for (ConstraintId cid : round_touched_) {
     const Constraint& c = constraints_[cid];
-    if (c.demand > 0) fill_set(cid, std::max(0.0, c.remaining) / c.demand);
+    if (c.unfixed > 0 && c.demand > 0) fill_set(cid, std::max(0.0, c.remaining) / c.demand);
     else fill_remove(cid);
   }
   round_touched_.clear();
@@ -281,7 +368,7 @@ void FlowSolver::fill_build() {
   fill_.clear();
   for (ConstraintId cid : comp_constraints_) {
     const Constraint& c = constraints_[cid];
-    if (!c.slack && c.demand > 0) fill_list_.emplace_back(c.remaining / c.demand, cid);
+    if (c.unfixed > 0 && c.demand > 0) fill_list_.emplace_back(c.remaining / c.demand, cid);
   }
   fill_scan_ = fill_list_.size() <= kFillScan;
   if (fill_scan_) {
@@ -332,21 +419,24 @@ void FlowSolver::fill_top(double& share, ConstraintId& cid) const {
   cid = best.second;
 }
 
-// Moves a class to the group solve() chose for it, keeping its service continuous.
-void FlowSolver::regroup(FlowClassId id, int64_t now_ps) {
+// Moves a class into group g, keeping its service continuous (g is at `now` or empty).
+void FlowSolver::move_to_group(FlowClassId id, GroupId g, int64_t now_ps) {
   FlowClass& k = classes_[id];
-  if (k.next_group == k.group) return;
+  if (k.group == g) return;
   const double s = class_service(k, now_ps);
   if (k.group != kNoGroup) remove_from_group(id);
-  k.group = k.next_group;
-  Group& g = group(k.group);
-  if (g.heap.empty()) {  // a fresh curve; solve() did not bring this group to now
-    g.service = 0;
-    g.last_ps = now_ps;
-    touched_groups_.push_back(k.group);
+  Group& gr = group(g);
+  if (gr.heap.empty()) {  // a fresh curve; solve() did not bring this group to now
+    gr.service = 0;
+    gr.last_ps = now_ps;
+    touched_groups_.push_back(g);
+  } else {
+    advance_group(gr, now_ps);
   }
+  k.group = g;
+  join_columns(id);
   k.s_base = s;
-  k.g_base = g.service;
+  k.g_base = gr.service;
   place_in_group(id);
 }
 
@@ -356,45 +446,40 @@ void FlowSolver::solve(Time now) {
   ++epoch_;
   const int64_t now_ps = now.ps();
   comp_constraints_.clear();
-  comp_classes_.clear();
+  comp_groups_.clear();
   touched_groups_.clear();
-  auto take_constraints = [&](const FlowClass& k) {
-    for (const FlowElement& e : k.elements) {
-      Constraint& c = constraints_[e.constraint];
-      if (c.mark != epoch_) {
-        c.mark = epoch_;
-        comp_constraints_.push_back(e.constraint);
-      }
-    }
-  };
-  // Seeds: every dirty class (a class that emptied still changes its constraints' other users).
-  for (FlowClassId id : dirty_classes_) {
-    FlowClass& k = classes_[id];
-    k.dirty = false;
-    if (!k.live) continue;
-    take_constraints(k);
-    if (k.members > 0) {
-      k.ceiling_group = kOwnGroup | id;
-      k.ceiling = alone_rate(k, k.ceiling_group);
-    }
-    if (k.members > 0 && class_mark_[id] != epoch_) {
-      class_mark_[id] = epoch_;
-      comp_classes_.push_back(id);
-    }
-  }
+  solving_.swap(dirty_classes_);
   dirty_classes_.clear();
-  for (ConstraintId cid : released_seeds_) {
+  auto take_constraint = [&](ConstraintId cid) {
     Constraint& c = constraints_[cid];
     if (c.mark != epoch_) {
       c.mark = epoch_;
       comp_constraints_.push_back(cid);
     }
+  };
+  // Seeds: the constraints of every dirty class (a class that emptied still changes its
+  // constraints' other users). A class new to the solver joins the group of its ceiling: the
+  // filling moves it if another constraint or its bound fixes it first.
+  for (FlowClassId id : solving_) {
+    FlowClass& k = classes_[id];
+    k.dirty = false;
+    if (!k.live) continue;
+    for (const FlowElement& e : k.elements) take_constraint(e.constraint);
+    if (k.members == 0) continue;
+    k.ceiling_group = kOwnGroup | id;
+    k.ceiling = alone_rate(k, k.ceiling_group);
+    if (k.group == kNoGroup) move_to_group(id, k.ceiling_group, now_ps);
   }
+  for (ConstraintId cid : released_seeds_) take_constraint(cid);
   released_seeds_.clear();
-  // The connected component: constraints that may saturate <-> classes with members. Only a seed
-  // can have changed whether it is slack (its classes' ceilings are the ones that moved); one
-  // that was not slack before still joins its classes, whose rates it may have held down.
   const size_t seeds = comp_constraints_.size();
+  for (FlowClassId id : solving_) {
+    const FlowClass& k = classes_[id];
+    if (k.live && k.members > 0) take_group(k.group);
+  }
+  // The connected component: constraints that may saturate <-> groups, through rows and columns.
+  // Only a seed can have changed whether it is slack (its classes' ceilings are the ones that
+  // moved); one that was not slack before still joins its groups, whose rates it may have held down.
   for (size_t i = 0; i < comp_constraints_.size(); ++i) {
     const ConstraintId cid = comp_constraints_[i];
     Constraint& c = constraints_[cid];
@@ -405,42 +490,25 @@ void FlowSolver::solve(Time now) {
     } else if (c.slack) {
       continue;
     }
-    for (FlowClassId id : c.active) {
-      if (class_mark_[id] == epoch_) continue;
-      class_mark_[id] = epoch_;
-      comp_classes_.push_back(id);
-      take_constraints(classes_[id]);
-    }
+    for (uint32_t e : c.row) take_group(entries_[e].group);
   }
-  classes_solved_ += comp_classes_.size();
   // Nothing left running here: every class of these constraints emptied, and so did their groups.
-  if (comp_classes_.empty()) return;
+  if (comp_groups_.empty()) return;
 
-  // Bring every group with classes to `now` under its old rate before rates change (an empty
-  // one starts its curve when a class joins it, in regroup()).
-  for (ConstraintId cid : comp_constraints_) {
-    Constraint& c = constraints_[cid];
-    c.remaining = c.capacity;
-    c.demand = 0;
-    Group& g = constraint_groups_[cid];
-    if (g.heap.empty()) continue;
+  // Bring every group to `now` under its old rate before rates change (an empty one starts its
+  // curve when a class joins it, in move_to_group()).
+  for (GroupId gid : comp_groups_) {
+    Group& g = group(gid);
     advance_group(g, now_ps);
     g.lambda_before = g.lambda;
-    touched_groups_.push_back(cid);
+    touched_groups_.push_back(gid);
+    classes_solved_ += g.heap.size();
   }
-  bounded_.clear();
-  size_t unfixed = comp_classes_.size();
-  for (FlowClassId id : comp_classes_) {
+  // Fast path: a dirty class alone on all of its constraints that may saturate takes the
+  // smallest of them (or its bound) without entering the filling. A ring's hops are all like this.
+  for (FlowClassId id : solving_) {
     FlowClass& k = classes_[id];
-    if (k.group == (kOwnGroup | id)) {
-      Group& own = own_groups_[id];
-      advance_group(own, now_ps);
-      own.lambda_before = own.lambda;
-      touched_groups_.push_back(kOwnGroup | id);
-    }
-    class_fixed_[id] = 0;
-    // Fast path: a class alone on all of its constraints that may saturate takes the smallest
-    // of them (or its bound) without entering the filling heap. A ring's hops are all like this.
+    if (!k.live || k.members == 0) continue;
     bool alone = true;
     for (const FlowElement& e : k.elements) {
       const Constraint& c = constraints_[e.constraint];
@@ -449,54 +517,77 @@ void FlowSolver::solve(Time now) {
         break;
       }
     }
-    if (alone) {
-      class_fixed_[id] = 1;
-      k.next_group = k.ceiling_group;
-      group(k.ceiling_group).lambda = k.ceiling;
-      --unfixed;
-      continue;
+    if (!alone) continue;
+    move_to_group(id, k.ceiling_group, now_ps);
+    Group& g = group(k.ceiling_group);
+    if (g.heap.size() != 1) continue;  // (never: a class alone on its bottleneck is its group)
+    g.fixed = epoch_;
+    g.lambda = k.ceiling;
+  }
+  solving_.clear();
+  // Each constraint's unfixed demand: the sum over its row.
+  for (ConstraintId cid : comp_constraints_) {
+    Constraint& c = constraints_[cid];
+    c.remaining = c.capacity;
+    c.demand = 0;
+    c.unfixed = 0;
+    if (c.slack) continue;
+    for (uint32_t e : c.row) {
+      const ColumnEntry& ent = entries_[e];
+      if (is_fixed(ent.group)) continue;
+      c.demand += ent.demand;
+      c.unfixed += ent.count;
     }
-    for (const FlowElement& e : k.elements) {
-      Constraint& c = constraints_[e.constraint];
-      if (!c.slack) c.demand += k.members * e.weight;
-    }
-    if (std::isfinite(k.bound)) bounded_.push_back(id);
+  }
+  bounded_.clear();
+  for (GroupId gid : comp_groups_) {
+    const Group& g = group(gid);
+    if (g.bounded == 0 || is_fixed(gid)) continue;
+    for (const auto& item : g.heap.items())
+      if (std::isfinite(classes_[item.second].bound)) bounded_.push_back(item.second);
   }
   std::sort(bounded_.begin(), bounded_.end(), [&](FlowClassId a, FlowClassId b) {
     return classes_[a].bound < classes_[b].bound || (classes_[a].bound == classes_[b].bound && a < b);
   });
   fill_build();
 
-  // Progressive filling: every unfixed class runs at the common level lambda; the constraint
-  // with the smallest remaining/demand saturates first and fixes its classes (they join its
-  // group); a class bound below that level fixes the class at its bound (its own group).
+  // Progressive filling: every unfixed group runs at the common level lambda; the constraint
+  // with the smallest remaining/demand saturates first and fixes its group, after taking in the
+  // unfixed classes on it from other groups; a class bound below that level is fixed at its
+  // bound, in its own group.
   size_t next_bounded = 0;
-  while (unfixed > 0) {
-    while (next_bounded < bounded_.size() && class_fixed_[bounded_[next_bounded]]) ++next_bounded;
+  for (;;) {
+    while (next_bounded < bounded_.size() && is_fixed(classes_[bounded_[next_bounded]].group)) ++next_bounded;
     double lambda_c;
     ConstraintId cid = 0;
     fill_top(lambda_c, cid);
     const double lambda_b = next_bounded < bounded_.size() ? classes_[bounded_[next_bounded]].bound : kUnbounded;
+    if (!std::isfinite(lambda_c) && !std::isfinite(lambda_b)) break;
     if (lambda_b <= lambda_c) {
-      if (!std::isfinite(lambda_b)) throw std::logic_error("FlowSolver: unconstrained class");
       const FlowClassId id = bounded_[next_bounded++];
-      fix(id, lambda_b, kOwnGroup | id);
+      move_to_group(id, kOwnGroup | id, now_ps);
+      fix_group(kOwnGroup | id, lambda_b);
       push_round_keys();
-      --unfixed;
       continue;
     }
     fill_remove(cid);
-    const auto& active = constraints_[cid].active;  // fix() never changes active lists
-    for (size_t i = 0; i < active.size(); ++i) {
-      const FlowClassId id = active[i];
-      if (class_fixed_[id]) continue;
-      fix(id, lambda_c, cid);
-      --unfixed;
+    Constraint& c = constraints_[cid];
+    const uint32_t own = c.self_entry >= 0 ? entries_[static_cast<size_t>(c.self_entry)].count : 0;
+    if (c.unfixed > own) {  // classes of other unfixed groups: they are fixed here, so they move
+      for (size_t i = 0; i < c.active.size(); ++i) {
+        const FlowClassId id = c.active[i];
+        const GroupId g = classes_[id].group;
+        if (g != cid && !is_fixed(g)) move_to_group(id, cid, now_ps);
+      }
     }
-    constraints_[cid].demand = 0;
+    fix_group(cid, lambda_c);
+    c.demand = 0;
     push_round_keys();
   }
-  for (FlowClassId id : comp_classes_) regroup(id, now_ps);
+  for (GroupId gid : comp_groups_) {
+    const Group& g = group(gid);
+    if (!is_fixed(gid) && !g.heap.empty()) throw std::logic_error("FlowSolver: unconstrained class");
+  }
   for (GroupId gid : touched_groups_) {
     Group& g = group(gid);
     if (g.moved || g.lambda != g.lambda_before) update_group_completion(gid);
@@ -539,7 +630,10 @@ void FlowSolver::collect_completed(Time now, std::vector<uint64_t>& tags) {
         --k.members;
         --active_flows_;
       }
-      if (k.members != before) mark_dirty(id);
+      if (k.members != before) {
+        mark_dirty(id);
+        add_member_demand(k, static_cast<double>(k.members) - static_cast<double>(before));
+      }
       if (k.members == 0) {
         deactivate(id);  // leaves the group's heap
       } else {
@@ -587,6 +681,7 @@ void FlowSolver::place_in_group(FlowClassId id) {
 }
 
 void FlowSolver::remove_from_group(FlowClassId id) {
+  leave_columns(id);
   Group& g = group(classes_[id].group);
   g.heap.remove(id);
   g.moved = true;

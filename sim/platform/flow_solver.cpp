@@ -79,6 +79,7 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
   k.group = kNoGroup;
   k.s_base = k.g_base = 0;
   k.group_pos = -1;
+  k.listed = false;
   k.live = true;
   Group& own = own_groups_[id];
   own.heap.clear();
@@ -132,7 +133,7 @@ FlowId FlowSolver::start(FlowClassId id, double amount, uint64_t tag, Time now) 
   k.heap.push_back(Member{level, f});
   std::push_heap(k.heap.begin(), k.heap.end(), std::greater<>{});
   if (k.members++ == 0) activate(id);
-  if (k.group != kNoGroup) add_member_demand(k, 1);
+  else member_change(k, 1);
   if (new_min && k.group != kNoGroup) {  // keep its group's heap right until the next solve
     place_in_group(id);
     update_group_completion(k.group);
@@ -150,10 +151,9 @@ bool FlowSolver::cancel(FlowId f, Time now) {
   flows_[f].active = false;
   free_flows_.push_back(f);
   --active_flows_;
-  --k.members;
-  if (k.group != kNoGroup) add_member_demand(k, -1);
-  if (k.members == 0) deactivate(id);
+  if (--k.members == 0) deactivate(id, 1);
   else {
+    member_change(k, -1);
     ++k.cancelled;
     drop_cancelled_top(k);
     if (k.group != kNoGroup) {
@@ -168,21 +168,28 @@ bool FlowSolver::cancel(FlowId f, Time now) {
 void FlowSolver::activate(FlowClassId id) {
   FlowClass& k = classes_[id];
   for (size_t i = 0; i < k.elements.size(); ++i) {
-    auto& list = constraints_[k.elements[i].constraint].active;
-    k.slot[i] = static_cast<uint32_t>(list.size());
-    list.push_back(id);
+    Constraint& c = constraints_[k.elements[i].constraint];
+    k.slot[i] = static_cast<uint32_t>(c.active.size());
+    c.active.push_back(id);
+    ++c.unlisted;  // a class starts in no group: in no column
+    c.ceiling_sum += k.elements[i].weight * k.ceiling;  // its first member
   }
 }
 
-void FlowSolver::deactivate(FlowClassId id) {
+// The class lost its last `removed` members.
+void FlowSolver::deactivate(FlowClassId id, uint32_t removed) {
   FlowClass& k = classes_[id];
   for (size_t i = 0; i < k.elements.size(); ++i) {
     const ConstraintId c = k.elements[i].constraint;
-    auto& list = constraints_[c].active;
+    Constraint& con = constraints_[c];
+    auto& list = con.active;
     const uint32_t pos = k.slot[i];
     const FlowClassId moved = list.back();
     list[pos] = moved;
     list.pop_back();
+    if (!k.listed) --con.unlisted;
+    if (list.empty()) con.ceiling_sum = 0;  // what rounding left of the sum goes
+    else con.ceiling_sum -= removed * k.elements[i].weight * k.ceiling;
     if (moved != id) {
       FlowClass& m = classes_[moved];
       for (size_t j = 0; j < m.elements.size(); ++j)
@@ -193,7 +200,7 @@ void FlowSolver::deactivate(FlowClassId id) {
   k.cancelled = 0;
   if (k.group != kNoGroup) {
     const GroupId g = k.group;
-    remove_from_group(id);
+    remove_from_group(id, removed);
     k.group = kNoGroup;
     update_group_completion(g);
   }
@@ -237,15 +244,7 @@ double FlowSolver::alone_rate(const FlowClass& k, GroupId& g) const {
 // True when the constraint cannot saturate: every class on it at its ceiling leaves room. Rates
 // never exceed ceilings, so progressive filling would never pick it; the margin keeps rounding
 // in the filling's shares far from a tie with a constraint that does saturate.
-bool FlowSolver::is_slack(const Constraint& c, ConstraintId cid) const {
-  double most = 0;
-  for (FlowClassId id : c.active) {
-    const FlowClass& k = classes_[id];
-    for (const FlowElement& e : k.elements)
-      if (e.constraint == cid) most += k.members * e.weight * k.ceiling;
-  }
-  return most < c.capacity * (1 - 1e-9);
-}
+bool FlowSolver::is_slack(const Constraint& c) const { return c.ceiling_sum < c.capacity * (1 - 1e-9); }
 
 // The entry of group g on constraint c, made if missing. Only a class changing group looks one
 // up (a few per solve); it scans the shorter of the group's column and the constraint's row.
@@ -276,23 +275,24 @@ uint32_t FlowSolver::find_or_add_entry(ConstraintId c, GroupId g) {
 
 void FlowSolver::join_columns(FlowClassId id) {
   FlowClass& k = classes_[id];
-  Group& g = group(k.group);
+  k.listed = true;
   for (size_t i = 0; i < k.elements.size(); ++i) {
     const uint32_t e = find_or_add_entry(k.elements[i].constraint, k.group);
     k.entry[i] = e;
     entries_[e].demand += k.members * k.elements[i].weight;
     ++entries_[e].count;
   }
-  if (std::isfinite(k.bound)) ++g.bounded;
 }
 
-void FlowSolver::leave_columns(FlowClassId id) {
+// Its demand leaves with `members` members (the class's, or those it just lost).
+void FlowSolver::leave_columns(FlowClassId id, double members) {
   FlowClass& k = classes_[id];
+  k.listed = false;
   Group& g = group(k.group);
   for (size_t i = 0; i < k.elements.size(); ++i) {
     const uint32_t e = k.entry[i];
     ColumnEntry& ent = entries_[e];
-    ent.demand -= k.members * k.elements[i].weight;
+    ent.demand -= members * k.elements[i].weight;
     if (--ent.count > 0) continue;
     // Its last class left: out of the row and the column (swap-remove), back to the pool.
     Constraint& con = constraints_[ent.constraint];
@@ -307,12 +307,27 @@ void FlowSolver::leave_columns(FlowClassId id) {
     if (con.self_entry == static_cast<int32_t>(e)) con.self_entry = -1;
     free_entries_.push_back(e);
   }
-  if (std::isfinite(k.bound)) --g.bounded;
 }
 
-// A class in a group gained (delta > 0) or lost members.
-void FlowSolver::add_member_demand(const FlowClass& k, double delta) {
-  for (size_t i = 0; i < k.elements.size(); ++i) entries_[k.entry[i]].demand += delta * k.elements[i].weight;
+// A class in a group is listed in its columns, or unlisted: counted in Constraint::unlisted
+// only. Only a class alone in its group, and alone on every constraint that may saturate, is
+// left unlisted (the fast path's: a ring's hops): it couples nothing, so its column entries
+// would be made and freed for nothing. It is listed when a second class joins its group
+// (move_to_group()) or shares one of its constraints that may saturate (the component search).
+void FlowSolver::list_class(FlowClassId id) {
+  FlowClass& k = classes_[id];
+  for (const FlowElement& e : k.elements) --constraints_[e.constraint].unlisted;
+  join_columns(id);
+}
+
+// A class gained (delta > 0) or lost members: its constraints' sums of ceilings and, when it is
+// listed, its entries' demands follow.
+void FlowSolver::member_change(const FlowClass& k, double delta) {
+  for (size_t i = 0; i < k.elements.size(); ++i) {
+    const FlowElement& e = k.elements[i];
+    constraints_[e.constraint].ceiling_sum += delta * e.weight * k.ceiling;
+    if (k.listed) entries_[k.entry[i]].demand += delta * e.weight;
+  }
 }
 
 // A group joins the component with every constraint of its column.
@@ -361,13 +376,24 @@ void FlowSolver::push_round_keys() {
   ++round_;
 }
 
-// Every constraint of the component that may saturate and has unfixed demand.
+// Every constraint of the component that may saturate: its unfixed demand (the sum over its row,
+// the groups the fast path fixed left out) and, if it has some, its place in the filling set.
 void FlowSolver::fill_build() {
   for (const auto& [share, cid] : fill_list_) constraints_[cid].fill_pos = -1;
   fill_list_.clear();
   fill_.clear();
   for (ConstraintId cid : comp_constraints_) {
-    const Constraint& c = constraints_[cid];
+    Constraint& c = constraints_[cid];
+    if (c.slack) continue;  // (the filling never reads a slack constraint's scratch)
+    c.remaining = c.capacity;
+    c.demand = 0;
+    c.unfixed = 0;
+    for (uint32_t e : c.row) {
+      const ColumnEntry& ent = entries_[e];
+      if (is_fixed(ent.group)) continue;
+      c.demand += ent.demand;
+      c.unfixed += ent.count;
+    }
     if (c.unfixed > 0 && c.demand > 0) fill_list_.emplace_back(c.remaining / c.demand, cid);
   }
   fill_scan_ = fill_list_.size() <= kFillScan;
@@ -420,12 +446,18 @@ void FlowSolver::fill_top(double& share, ConstraintId& cid) const {
 }
 
 // Moves a class into group g, keeping its service continuous (g is at `now` or empty).
-void FlowSolver::move_to_group(FlowClassId id, GroupId g, int64_t now_ps) {
+void FlowSolver::move_to_group(FlowClassId id, GroupId g, int64_t now_ps, bool list) {
   FlowClass& k = classes_[id];
   if (k.group == g) return;
   const double s = class_service(k, now_ps);
-  if (k.group != kNoGroup) remove_from_group(id);
+  const bool was_listed = k.listed;
+  if (k.group != kNoGroup) remove_from_group(id, k.members);
   Group& gr = group(g);
+  if (!gr.heap.empty()) {  // two classes in one group: both in its column
+    list = true;
+    const FlowClassId first = gr.heap.top_id();
+    if (!classes_[first].listed) list_class(first);
+  }
   if (gr.heap.empty()) {  // a fresh curve; solve() did not bring this group to now
     gr.service = 0;
     gr.last_ps = now_ps;
@@ -434,7 +466,10 @@ void FlowSolver::move_to_group(FlowClassId id, GroupId g, int64_t now_ps) {
     advance_group(gr, now_ps);
   }
   k.group = g;
-  join_columns(id);
+  if (std::isfinite(k.bound)) ++gr.bounded;
+  if (list) join_columns(id);  // (Constraint::unlisted counts the active classes not listed)
+  if (was_listed != list)
+    for (const FlowElement& e : k.elements) constraints_[e.constraint].unlisted += list ? -1u : 1u;
   k.s_base = s;
   k.g_base = gr.service;
   place_in_group(id);
@@ -467,8 +502,13 @@ void FlowSolver::solve(Time now) {
     for (const FlowElement& e : k.elements) take_constraint(e.constraint);
     if (k.members == 0) continue;
     k.ceiling_group = kOwnGroup | id;
-    k.ceiling = alone_rate(k, k.ceiling_group);
-    if (k.group == kNoGroup) move_to_group(id, k.ceiling_group, now_ps);
+    const double ceiling = alone_rate(k, k.ceiling_group);
+    if (ceiling != k.ceiling) {
+      for (const FlowElement& e : k.elements)
+        constraints_[e.constraint].ceiling_sum += k.members * e.weight * (ceiling - k.ceiling);
+      k.ceiling = ceiling;
+    }
+    if (k.group == kNoGroup) move_to_group(id, k.ceiling_group, now_ps, /*list=*/false);
   }
   for (ConstraintId cid : released_seeds_) take_constraint(cid);
   released_seeds_.clear();
@@ -485,10 +525,19 @@ void FlowSolver::solve(Time now) {
     Constraint& c = constraints_[cid];
     if (i < seeds) {
       const bool was_slack = c.slack;
-      c.slack = is_slack(c, cid);
+      c.slack = is_slack(c);
       if (was_slack && c.slack) continue;
     } else if (c.slack) {
       continue;
+    }
+    // A shared constraint lists its unlisted classes first: from now on they share.
+    if (c.unlisted > 0 && c.active.size() > 1) {
+      for (FlowClassId id : c.active) {
+        const FlowClass& k = classes_[id];
+        if (k.listed || k.group == kNoGroup) continue;
+        list_class(id);
+        for (const FlowElement& e : k.elements) take_constraint(e.constraint);
+      }
     }
     for (uint32_t e : c.row) take_group(entries_[e].group);
   }
@@ -496,13 +545,17 @@ void FlowSolver::solve(Time now) {
   if (comp_groups_.empty()) return;
 
   // Bring every group to `now` under its old rate before rates change (an empty one starts its
-  // curve when a class joins it, in move_to_group()).
+  // curve when a class joins it, in move_to_group()); and list its bounded classes.
+  bounded_.clear();
   for (GroupId gid : comp_groups_) {
     Group& g = group(gid);
     advance_group(g, now_ps);
     g.lambda_before = g.lambda;
     touched_groups_.push_back(gid);
     classes_solved_ += g.heap.size();
+    if (g.bounded == 0) continue;
+    for (const auto& item : g.heap.items())
+      if (std::isfinite(classes_[item.second].bound)) bounded_.push_back(item.second);
   }
   // Fast path: a dirty class alone on all of its constraints that may saturate takes the
   // smallest of them (or its bound) without entering the filling. A ring's hops are all like this.
@@ -518,34 +571,13 @@ void FlowSolver::solve(Time now) {
       }
     }
     if (!alone) continue;
-    move_to_group(id, k.ceiling_group, now_ps);
+    if (k.group != k.ceiling_group) move_to_group(id, k.ceiling_group, now_ps, /*list=*/false);
     Group& g = group(k.ceiling_group);
     if (g.heap.size() != 1) continue;  // (never: a class alone on its bottleneck is its group)
     g.fixed = epoch_;
     g.lambda = k.ceiling;
   }
   solving_.clear();
-  // Each constraint's unfixed demand: the sum over its row.
-  for (ConstraintId cid : comp_constraints_) {
-    Constraint& c = constraints_[cid];
-    c.remaining = c.capacity;
-    c.demand = 0;
-    c.unfixed = 0;
-    if (c.slack) continue;
-    for (uint32_t e : c.row) {
-      const ColumnEntry& ent = entries_[e];
-      if (is_fixed(ent.group)) continue;
-      c.demand += ent.demand;
-      c.unfixed += ent.count;
-    }
-  }
-  bounded_.clear();
-  for (GroupId gid : comp_groups_) {
-    const Group& g = group(gid);
-    if (g.bounded == 0 || is_fixed(gid)) continue;
-    for (const auto& item : g.heap.items())
-      if (std::isfinite(classes_[item.second].bound)) bounded_.push_back(item.second);
-  }
   std::sort(bounded_.begin(), bounded_.end(), [&](FlowClassId a, FlowClassId b) {
     return classes_[a].bound < classes_[b].bound || (classes_[a].bound == classes_[b].bound && a < b);
   });
@@ -565,7 +597,7 @@ void FlowSolver::solve(Time now) {
     if (!std::isfinite(lambda_c) && !std::isfinite(lambda_b)) break;
     if (lambda_b <= lambda_c) {
       const FlowClassId id = bounded_[next_bounded++];
-      move_to_group(id, kOwnGroup | id, now_ps);
+      move_to_group(id, kOwnGroup | id, now_ps, /*list=*/true);
       fix_group(kOwnGroup | id, lambda_b);
       push_round_keys();
       continue;
@@ -577,19 +609,16 @@ void FlowSolver::solve(Time now) {
       for (size_t i = 0; i < c.active.size(); ++i) {
         const FlowClassId id = c.active[i];
         const GroupId g = classes_[id].group;
-        if (g != cid && !is_fixed(g)) move_to_group(id, cid, now_ps);
+        if (g != cid && !is_fixed(g)) move_to_group(id, cid, now_ps, /*list=*/true);
       }
     }
     fix_group(cid, lambda_c);
     c.demand = 0;
     push_round_keys();
   }
-  for (GroupId gid : comp_groups_) {
-    const Group& g = group(gid);
-    if (!is_fixed(gid) && !g.heap.empty()) throw std::logic_error("FlowSolver: unconstrained class");
-  }
-  for (GroupId gid : touched_groups_) {
+  for (GroupId gid : touched_groups_) {  // (every group of the component, and the fresh ones)
     Group& g = group(gid);
+    if (!is_fixed(gid) && !g.heap.empty()) throw std::logic_error("FlowSolver: unconstrained class");
     if (g.moved || g.lambda != g.lambda_before) update_group_completion(gid);
     g.moved = false;
   }
@@ -630,13 +659,11 @@ void FlowSolver::collect_completed(Time now, std::vector<uint64_t>& tags) {
         --k.members;
         --active_flows_;
       }
-      if (k.members != before) {
-        mark_dirty(id);
-        add_member_demand(k, static_cast<double>(k.members) - static_cast<double>(before));
-      }
+      if (k.members != before) mark_dirty(id);
       if (k.members == 0) {
-        deactivate(id);  // leaves the group's heap
+        deactivate(id, before);  // leaves the group's heap
       } else {
+        if (k.members != before) member_change(k, static_cast<double>(k.members) - static_cast<double>(before));
         drop_cancelled_top(k);
         place_in_group(id);  // its key grew
         if (k.members == before) break;  // rounding left it short: wait for its next key
@@ -680,9 +707,11 @@ void FlowSolver::place_in_group(FlowClassId id) {
   g.moved = true;
 }
 
-void FlowSolver::remove_from_group(FlowClassId id) {
-  leave_columns(id);
-  Group& g = group(classes_[id].group);
+void FlowSolver::remove_from_group(FlowClassId id, double members) {
+  const FlowClass& k = classes_[id];
+  Group& g = group(k.group);
+  if (std::isfinite(k.bound)) --g.bounded;
+  if (k.listed) leave_columns(id, members);
   g.heap.remove(id);
   g.moved = true;
   if (g.heap.empty()) g.service = 0;  // restart the service curve: keeps its magnitude small

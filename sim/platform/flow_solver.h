@@ -132,6 +132,8 @@ class FlowSolver {
     std::vector<uint32_t> row;        // entries of the groups with classes on it, unordered
     int32_t self_entry = -1;          // the entry of its own group, if any
     uint32_t unfixed = 0;             // solve() scratch: classes on it not fixed yet
+    uint32_t unlisted = 0;            // active classes on it not in its row
+    double ceiling_sum = 0;           // sum of members x weight x ceiling of its active classes
     double remaining = 0;             // scratch for solve()
     double demand = 0;
     uint32_t mark = 0;
@@ -166,7 +168,8 @@ class FlowSolver {
   struct FlowClass {
     std::vector<FlowElement> elements;
     std::vector<uint32_t> slot;  // position of this class in each element's Constraint::active
-    std::vector<uint32_t> entry;  // its group's column entry for each element (while in a group)
+    std::vector<uint32_t> entry;  // its group's column entry for each element (while listed)
+    bool listed = false;          // in its group's column (else counted in Constraint::unlisted)
     double bound = kUnbounded;
     double ceiling = 0;          // per-member rate alone; as of the solve that last saw it dirty
     GroupId ceiling_group = kNoGroup;  // the group that rate would put it in
@@ -199,16 +202,17 @@ class FlowSolver {
   void advance_group(Group& g, int64_t now_ps);
   double class_service(const FlowClass& k, int64_t now_ps) const;
   void activate(FlowClassId id);
-  void deactivate(FlowClassId id);
+  void deactivate(FlowClassId id, uint32_t removed);
   void mark_dirty(FlowClassId id);
   double alone_rate(const FlowClass& k, GroupId& g) const;
-  bool is_slack(const Constraint& c, ConstraintId cid) const;
+  bool is_slack(const Constraint& c) const;
   void drop_cancelled_top(FlowClass& k);
   // Column upkeep: a class's demand enters and leaves its group's entries.
   uint32_t find_or_add_entry(ConstraintId c, GroupId g);
   void join_columns(FlowClassId id);
-  void leave_columns(FlowClassId id);
-  void add_member_demand(const FlowClass& k, double members);
+  void leave_columns(FlowClassId id, double members);
+  void list_class(FlowClassId id);
+  void member_change(const FlowClass& k, double delta);
   bool is_fixed(GroupId g) const { return group(g).fixed == epoch_; }
   void take_group(GroupId g);  // into the component
   void fix_group(GroupId g, double rate);
@@ -218,9 +222,9 @@ class FlowSolver {
   void fill_set(ConstraintId cid, double share);
   void fill_remove(ConstraintId cid);
   void fill_top(double& share, ConstraintId& cid) const;
-  void move_to_group(FlowClassId id, GroupId g, int64_t now_ps);
+  void move_to_group(FlowClassId id, GroupId g, int64_t now_ps, bool list);
   void place_in_group(FlowClassId id);  // (re)keys the class in its group's heap
-  void remove_from_group(FlowClassId id);
+  void remove_from_group(FlowClassId id, double members);
   void update_group_completion(GroupId g);
 
   std::vector<Constraint> constraints_;

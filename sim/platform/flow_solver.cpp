@@ -173,6 +173,7 @@ void FlowSolver::activate(FlowClassId id) {
     c.active.push_back(id);
     ++c.unlisted;  // a class starts in no group: in no column
     c.ceiling_sum += k.elements[i].weight * k.ceiling;  // its first member
+    c.load += k.elements[i].weight;
   }
 }
 
@@ -188,8 +189,12 @@ void FlowSolver::deactivate(FlowClassId id, uint32_t removed) {
     list[pos] = moved;
     list.pop_back();
     if (!k.listed) --con.unlisted;
-    if (list.empty()) con.ceiling_sum = 0;  // what rounding left of the sum goes
-    else con.ceiling_sum -= removed * k.elements[i].weight * k.ceiling;
+    if (list.empty()) {
+      con.ceiling_sum = con.load = 0;  // what rounding left of the sums goes
+    } else {
+      con.ceiling_sum -= removed * k.elements[i].weight * k.ceiling;
+      con.load -= removed * k.elements[i].weight;
+    }
     if (moved != id) {
       FlowClass& m = classes_[moved];
       for (size_t j = 0; j < m.elements.size(); ++j)
@@ -325,7 +330,9 @@ void FlowSolver::list_class(FlowClassId id) {
 void FlowSolver::member_change(const FlowClass& k, double delta) {
   for (size_t i = 0; i < k.elements.size(); ++i) {
     const FlowElement& e = k.elements[i];
-    constraints_[e.constraint].ceiling_sum += delta * e.weight * k.ceiling;
+    Constraint& c = constraints_[e.constraint];
+    c.ceiling_sum += delta * e.weight * k.ceiling;
+    c.load += delta * e.weight;
     if (k.listed) entries_[k.entry[i]].demand += delta * e.weight;
   }
 }
@@ -376,8 +383,8 @@ void FlowSolver::push_round_keys() {
   ++round_;
 }
 
-// Every constraint of the component that may saturate: its unfixed demand (the sum over its row,
-// the groups the fast path fixed left out) and, if it has some, its place in the filling set.
+// Every constraint of the component that may saturate: its unfixed demand and, if it has some,
+// its place in the filling set.
 void FlowSolver::fill_build() {
   for (const auto& [share, cid] : fill_list_) constraints_[cid].fill_pos = -1;
   fill_list_.clear();
@@ -386,14 +393,12 @@ void FlowSolver::fill_build() {
     Constraint& c = constraints_[cid];
     if (c.slack) continue;  // (the filling never reads a slack constraint's scratch)
     c.remaining = c.capacity;
-    c.demand = 0;
-    c.unfixed = 0;
-    for (uint32_t e : c.row) {
-      const ColumnEntry& ent = entries_[e];
-      if (is_fixed(ent.group)) continue;
-      c.demand += ent.demand;
-      c.unfixed += ent.count;
-    }
+    // The search listed every class on a shared constraint, and took their groups: all of them
+    // are unfixed. A class alone on it may be the fast path's (fixed), or unlisted and left out
+    // of the component (nothing changed for it): neither is the filling's.
+    c.unfixed = static_cast<uint32_t>(c.active.size());
+    c.demand = c.load;
+    if (c.unfixed == 1 && (c.unlisted == 1 || is_fixed(classes_[c.active[0]].group))) c.unfixed = 0;
     if (c.unfixed > 0 && c.demand > 0) fill_list_.emplace_back(c.remaining / c.demand, cid);
   }
   fill_scan_ = fill_list_.size() <= kFillScan;
@@ -539,7 +544,10 @@ void FlowSolver::solve(Time now) {
         for (const FlowElement& e : k.elements) take_constraint(e.constraint);
       }
     }
-    for (uint32_t e : c.row) take_group(entries_[e].group);
+    for (uint32_t e : c.row) {
+      const GroupId g = entries_[e].group;
+      if (group(g).mark != epoch_) take_group(g);
+    }
   }
   // Nothing left running here: every class of these constraints emptied, and so did their groups.
   if (comp_groups_.empty()) return;

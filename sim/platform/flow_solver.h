@@ -134,6 +134,7 @@ class FlowSolver {
     uint32_t unfixed = 0;             // solve() scratch: classes on it not fixed yet
     uint32_t unlisted = 0;            // active classes on it not in its row
     double ceiling_sum = 0;           // sum of members x weight x ceiling of its active classes
+    double load = 0;                  // sum of members x weight of its active classes
     double remaining = 0;             // scratch for solve()
     double demand = 0;
     uint32_t mark = 0;

@@ -38,6 +38,7 @@ void FlowSolver::set_capacity(ConstraintId c, double capacity) {
   check_capacity(capacity);
   Constraint& con = constraints_.at(c);
   con.capacity = capacity;
+  con.rescan = true;
   // With classes, the next solve re-judges it (it is their constraint); without, judge it here.
   if (con.active.empty()) con.slack = capacity > 0;
   for (FlowClassId k : con.active) mark_dirty(k);
@@ -80,6 +81,7 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
   k.s_base = k.g_base = 0;
   k.group_pos = -1;
   k.listed = false;
+  k.ceiling = 0;
   k.live = true;
   Group& own = own_groups_[id];
   own.heap.clear();
@@ -172,8 +174,7 @@ void FlowSolver::activate(FlowClassId id) {
     k.slot[i] = static_cast<uint32_t>(c.active.size());
     c.active.push_back(id);
     ++c.unlisted;  // a class starts in no group: in no column
-    c.ceiling_sum += k.elements[i].weight * k.ceiling;  // its first member
-    c.load += k.elements[i].weight;
+    add_ceiling(c, k.elements[i].weight * k.ceiling);  // its first member
   }
 }
 
@@ -189,18 +190,17 @@ void FlowSolver::deactivate(FlowClassId id, uint32_t removed) {
     list[pos] = moved;
     list.pop_back();
     if (!k.listed) --con.unlisted;
-    if (list.empty()) {
-      con.ceiling_sum = con.load = 0;  // what rounding left of the sums goes
-    } else {
-      con.ceiling_sum -= removed * k.elements[i].weight * k.ceiling;
-      con.load -= removed * k.elements[i].weight;
-    }
+    if (list.empty()) con.ceiling_sum = 0;  // what rounding left of the sum goes
+    else add_ceiling(con, -(removed * k.elements[i].weight * k.ceiling));
     if (moved != id) {
       FlowClass& m = classes_[moved];
       for (size_t j = 0; j < m.elements.size(); ++j)
         if (m.elements[j].constraint == c) m.slot[j] = pos;
     }
   }
+  // An inactive class's ceiling would go stale (capacities change without it): the next solve
+  // that sees it active computes it afresh, from 0, so no stale term enters the ceiling sums.
+  k.ceiling = 0;
   k.heap.clear();
   k.cancelled = 0;
   if (k.group != kNoGroup) {
@@ -249,7 +249,27 @@ double FlowSolver::alone_rate(const FlowClass& k, GroupId& g) const {
 // True when the constraint cannot saturate: every class on it at its ceiling leaves room. Rates
 // never exceed ceilings, so progressive filling would never pick it; the margin keeps rounding
 // in the filling's shares far from a tie with a constraint that does saturate.
-bool FlowSolver::is_slack(const Constraint& c) const { return c.ceiling_sum < c.capacity * (1 - 1e-9); }
+// The sum is kept as classes come and go and change ceilings, O(1) a change. Its terms are at
+// most about the capacity (a ceiling is at most capacity / (members x weight) on each of its
+// constraints; an inactive class's is 0), so its rounding stays far below the margin; but not
+// across a change of the capacity: the terms of the old ceilings, cancelled by the new, may be
+// far larger (a capacity set to 0 under classes with large ceilings left the sum at -5e-4 in a
+// property test). After one, the sum is taken again over the constraint's classes.
+bool FlowSolver::is_slack(Constraint& c, ConstraintId cid) {
+  if (c.rescan) {
+    double most = 0;
+    for (FlowClassId id : c.active) {
+      const FlowClass& k = classes_[id];
+      for (const FlowElement& e : k.elements)
+        if (e.constraint == cid) most += k.members * e.weight * k.ceiling;
+    }
+    c.ceiling_sum = most;
+    c.rescan = false;
+  }
+  return c.ceiling_sum < c.capacity * (1 - 1e-9);
+}
+
+void FlowSolver::add_ceiling(Constraint& c, double term) { c.ceiling_sum += term; }
 
 // The entry of group g on constraint c, made if missing. Only a class changing group looks one
 // up (a few per solve); it scans the shorter of the group's column and the constraint's row.
@@ -330,9 +350,7 @@ void FlowSolver::list_class(FlowClassId id) {
 void FlowSolver::member_change(const FlowClass& k, double delta) {
   for (size_t i = 0; i < k.elements.size(); ++i) {
     const FlowElement& e = k.elements[i];
-    Constraint& c = constraints_[e.constraint];
-    c.ceiling_sum += delta * e.weight * k.ceiling;
-    c.load += delta * e.weight;
+    add_ceiling(constraints_[e.constraint], delta * e.weight * k.ceiling);
     if (k.listed) entries_[k.entry[i]].demand += delta * e.weight;
   }
 }
@@ -383,8 +401,8 @@ void FlowSolver::push_round_keys() {
   ++round_;
 }
 
-// Every constraint of the component that may saturate: its unfixed demand and, if it has some,
-// its place in the filling set.
+// Every constraint of the component that may saturate: its unfixed demand (the sum over its row,
+// the groups the fast path fixed left out) and, if it has some, its place in the filling set.
 void FlowSolver::fill_build() {
   for (const auto& [share, cid] : fill_list_) constraints_[cid].fill_pos = -1;
   fill_list_.clear();
@@ -393,12 +411,14 @@ void FlowSolver::fill_build() {
     Constraint& c = constraints_[cid];
     if (c.slack) continue;  // (the filling never reads a slack constraint's scratch)
     c.remaining = c.capacity;
-    // The search listed every class on a shared constraint, and took their groups: all of them
-    // are unfixed. A class alone on it may be the fast path's (fixed), or unlisted and left out
-    // of the component (nothing changed for it): neither is the filling's.
-    c.unfixed = static_cast<uint32_t>(c.active.size());
-    c.demand = c.load;
-    if (c.unfixed == 1 && (c.unlisted == 1 || is_fixed(classes_[c.active[0]].group))) c.unfixed = 0;
+    c.demand = 0;
+    c.unfixed = 0;
+    for (uint32_t e : c.row) {
+      const ColumnEntry& ent = entries_[e];
+      if (is_fixed(ent.group)) continue;
+      c.demand += ent.demand;
+      c.unfixed += ent.count;
+    }
     if (c.unfixed > 0 && c.demand > 0) fill_list_.emplace_back(c.remaining / c.demand, cid);
   }
   fill_scan_ = fill_list_.size() <= kFillScan;
@@ -510,7 +530,7 @@ void FlowSolver::solve(Time now) {
     const double ceiling = alone_rate(k, k.ceiling_group);
     if (ceiling != k.ceiling) {
       for (const FlowElement& e : k.elements)
-        constraints_[e.constraint].ceiling_sum += k.members * e.weight * (ceiling - k.ceiling);
+        add_ceiling(constraints_[e.constraint], k.members * e.weight * (ceiling - k.ceiling));
       k.ceiling = ceiling;
     }
     if (k.group == kNoGroup) move_to_group(id, k.ceiling_group, now_ps, /*list=*/false);
@@ -530,7 +550,7 @@ void FlowSolver::solve(Time now) {
     Constraint& c = constraints_[cid];
     if (i < seeds) {
       const bool was_slack = c.slack;
-      c.slack = is_slack(c);
+      c.slack = is_slack(c, cid);
       if (was_slack && c.slack) continue;
     } else if (c.slack) {
       continue;

@@ -134,7 +134,7 @@ class FlowSolver {
     uint32_t unfixed = 0;             // solve() scratch: classes on it not fixed yet
     uint32_t unlisted = 0;            // active classes on it not in its row
     double ceiling_sum = 0;           // sum of members x weight x ceiling of its active classes
-    double load = 0;                  // sum of members x weight of its active classes
+    bool rescan = false;              // capacity changed: ceiling_sum is taken again
     double remaining = 0;             // scratch for solve()
     double demand = 0;
     uint32_t mark = 0;
@@ -206,7 +206,8 @@ class FlowSolver {
   void deactivate(FlowClassId id, uint32_t removed);
   void mark_dirty(FlowClassId id);
   double alone_rate(const FlowClass& k, GroupId& g) const;
-  bool is_slack(const Constraint& c) const;
+  bool is_slack(Constraint& c, ConstraintId cid);
+  static void add_ceiling(Constraint& c, double term);
   void drop_cancelled_top(FlowClass& k);
   // Column upkeep: a class's demand enters and leaves its group's entries.
   uint32_t find_or_add_entry(ConstraintId c, GroupId g);

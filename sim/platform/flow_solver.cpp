@@ -81,7 +81,6 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
   k.s_base = k.g_base = 0;
   k.group_pos = -1;
   k.listed = false;
-  k.ceiling = 0;
   k.live = true;
   Group& own = own_groups_[id];
   own.heap.clear();
@@ -174,7 +173,7 @@ void FlowSolver::activate(FlowClassId id) {
     k.slot[i] = static_cast<uint32_t>(c.active.size());
     c.active.push_back(id);
     ++c.unlisted;  // a class starts in no group: in no column
-    add_ceiling(c, k.elements[i].weight * k.ceiling);  // its first member
+    c.ceiling_sum += k.elements[i].weight * k.ceiling;  // its first member (see is_slack())
   }
 }
 
@@ -198,9 +197,6 @@ void FlowSolver::deactivate(FlowClassId id, uint32_t removed) {
         if (m.elements[j].constraint == c) m.slot[j] = pos;
     }
   }
-  // An inactive class's ceiling would go stale (capacities change without it): the next solve
-  // that sees it active computes it afresh, from 0, so no stale term enters the ceiling sums.
-  k.ceiling = 0;
   k.heap.clear();
   k.cancelled = 0;
   if (k.group != kNoGroup) {
@@ -246,30 +242,28 @@ double FlowSolver::alone_rate(const FlowClass& k, GroupId& g) const {
   return rate;
 }
 
-// True when the constraint cannot saturate: every class on it at its ceiling leaves room. Rates
-// never exceed ceilings, so progressive filling would never pick it; the margin keeps rounding
-// in the filling's shares far from a tie with a constraint that does saturate.
-// The sum is kept as classes come and go and change ceilings, O(1) a change. Its terms are at
-// most about the capacity (a ceiling is at most capacity / (members x weight) on each of its
-// constraints; an inactive class's is 0), so its rounding stays far below the margin; but not
-// across a change of the capacity: the terms of the old ceilings, cancelled by the new, may be
-// far larger (a capacity set to 0 under classes with large ceilings left the sum at -5e-4 in a
-// property test). After one, the sum is taken again over the constraint's classes.
-bool FlowSolver::is_slack(Constraint& c, ConstraintId cid) {
-  if (c.rescan) {
-    double most = 0;
-    for (FlowClassId id : c.active) {
-      const FlowClass& k = classes_[id];
-      for (const FlowElement& e : k.elements)
-        if (e.constraint == cid) most += k.members * e.weight * k.ceiling;
-    }
-    c.ceiling_sum = most;
-    c.rescan = false;
+// is_slack() (flow_solver.h) is true when the constraint cannot saturate: every class on it at
+// its ceiling leaves room. Rates never exceed ceilings, so progressive filling would never pick
+// it; the margin keeps rounding in the filling's shares far from a tie with one that saturates.
+// The sum is kept as classes come and go and change ceilings, O(1) a change (add_ceiling()).
+// A current ceiling's term is at most the capacity (a ceiling is at most capacity / (members x
+// weight) on each of its constraints), so the rounding stays far below the margin; a stale one
+// (the capacity changed, or the class was inactive meanwhile) may be far larger, and what it
+// leaves when it cancels may not be (a capacity cut to 0 under classes with large ceilings left
+// the sum at -5e-4 in a property test). After such a term the sum is taken again.
+// A stale term enters unchecked (a start, a member change) but always leaves through a checked
+// one (the class's next solve replaces its ceiling, or it deactivates).
+void FlowSolver::rescan_ceilings(Constraint& c, ConstraintId cid) {
+  double most = 0;
+  for (FlowClassId id : c.active) {
+    const FlowClass& k = classes_[id];
+    for (const FlowElement& e : k.elements)
+      if (e.constraint == cid) most += k.members * e.weight * k.ceiling;
   }
-  return c.ceiling_sum < c.capacity * (1 - 1e-9);
+  c.ceiling_sum = most;
+  c.rescan = false;
 }
 
-void FlowSolver::add_ceiling(Constraint& c, double term) { c.ceiling_sum += term; }
 
 // The entry of group g on constraint c, made if missing. Only a class changing group looks one
 // up (a few per solve); it scans the shorter of the group's column and the constraint's row.
@@ -350,7 +344,7 @@ void FlowSolver::list_class(FlowClassId id) {
 void FlowSolver::member_change(const FlowClass& k, double delta) {
   for (size_t i = 0; i < k.elements.size(); ++i) {
     const FlowElement& e = k.elements[i];
-    add_ceiling(constraints_[e.constraint], delta * e.weight * k.ceiling);
+    constraints_[e.constraint].ceiling_sum += delta * e.weight * k.ceiling;  // (see is_slack())
     if (k.listed) entries_[k.entry[i]].demand += delta * e.weight;
   }
 }

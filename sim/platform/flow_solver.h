@@ -36,6 +36,7 @@
 // Time is integer picoseconds (the engine's Time); finishes are rounded to the nearest ps.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -134,7 +135,7 @@ class FlowSolver {
     uint32_t unfixed = 0;             // solve() scratch: classes on it not fixed yet
     uint32_t unlisted = 0;            // active classes on it not in its row
     double ceiling_sum = 0;           // sum of members x weight x ceiling of its active classes
-    bool rescan = false;              // capacity changed: ceiling_sum is taken again
+    bool rescan = false;              // ceiling_sum is taken again at the next judgement
     double remaining = 0;             // scratch for solve()
     double demand = 0;
     uint32_t mark = 0;
@@ -206,8 +207,18 @@ class FlowSolver {
   void deactivate(FlowClassId id, uint32_t removed);
   void mark_dirty(FlowClassId id);
   double alone_rate(const FlowClass& k, GroupId& g) const;
-  bool is_slack(Constraint& c, ConstraintId cid);
-  static void add_ceiling(Constraint& c, double term);
+  // What it judges, and why the running sum holds: flow_solver.cpp, above rescan_ceilings().
+  bool is_slack(Constraint& c, ConstraintId cid) {
+    if (c.rescan) rescan_ceilings(c, cid);
+    return c.ceiling_sum < c.capacity * (1 - 1e-9);
+  }
+  void rescan_ceilings(Constraint& c, ConstraintId cid);
+  // A term that may cancel a stale one: one far above the capacity leaves the sum to be taken
+  // again (see is_slack() in flow_solver.cpp).
+  static void add_ceiling(Constraint& c, double term) {
+    c.ceiling_sum += term;
+    if (std::fabs(term) > 2 * c.capacity) c.rescan = true;
+  }
   void drop_cancelled_top(FlowClass& k);
   // Column upkeep: a class's demand enters and leaves its group's entries.
   uint32_t find_or_add_entry(ConstraintId c, GroupId g);

@@ -38,6 +38,7 @@ void FlowSolver::set_capacity(ConstraintId c, double capacity) {
   check_capacity(capacity);
   Constraint& con = constraints_.at(c);
   con.capacity = capacity;
+  con.rescan = true;
   // With classes, the next solve re-judges it (it is their constraint); without, judge it here.
   if (con.active.empty()) con.slack = capacity > 0;
   for (FlowClassId k : con.active) mark_dirty(k);
@@ -65,14 +66,13 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
   } else {
     id = static_cast<FlowClassId>(classes_.size());
     classes_.emplace_back();
-    class_mark_.push_back(0);
-    class_fixed_.push_back(0);
     own_groups_.emplace_back(this);
     own_completion_pos_.push_back(-1);
   }
   FlowClass& k = classes_[id];
   k.elements = std::move(merged);
   k.slot.assign(k.elements.size(), 0);
+  k.entry.assign(k.elements.size(), 0);
   k.bound = bound;
   k.members = 0;
   k.heap.clear();
@@ -80,6 +80,7 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
   k.group = kNoGroup;
   k.s_base = k.g_base = 0;
   k.group_pos = -1;
+  k.listed = false;
   k.live = true;
   Group& own = own_groups_[id];
   own.heap.clear();
@@ -133,6 +134,7 @@ FlowId FlowSolver::start(FlowClassId id, double amount, uint64_t tag, Time now) 
   k.heap.push_back(Member{level, f});
   std::push_heap(k.heap.begin(), k.heap.end(), std::greater<>{});
   if (k.members++ == 0) activate(id);
+  else member_change(k, 1);
   if (new_min && k.group != kNoGroup) {  // keep its group's heap right until the next solve
     place_in_group(id);
     update_group_completion(k.group);
@@ -150,8 +152,9 @@ bool FlowSolver::cancel(FlowId f, Time now) {
   flows_[f].active = false;
   free_flows_.push_back(f);
   --active_flows_;
-  if (--k.members == 0) deactivate(id);
+  if (--k.members == 0) deactivate(id, 1);
   else {
+    member_change(k, -1);
     ++k.cancelled;
     drop_cancelled_top(k);
     if (k.group != kNoGroup) {
@@ -166,21 +169,28 @@ bool FlowSolver::cancel(FlowId f, Time now) {
 void FlowSolver::activate(FlowClassId id) {
   FlowClass& k = classes_[id];
   for (size_t i = 0; i < k.elements.size(); ++i) {
-    auto& list = constraints_[k.elements[i].constraint].active;
-    k.slot[i] = static_cast<uint32_t>(list.size());
-    list.push_back(id);
+    Constraint& c = constraints_[k.elements[i].constraint];
+    k.slot[i] = static_cast<uint32_t>(c.active.size());
+    c.active.push_back(id);
+    ++c.unlisted;  // a class starts in no group: in no column
+    c.ceiling_sum += k.elements[i].weight * k.ceiling;  // its first member (see is_slack())
   }
 }
 
-void FlowSolver::deactivate(FlowClassId id) {
+// The class lost its last `removed` members.
+void FlowSolver::deactivate(FlowClassId id, uint32_t removed) {
   FlowClass& k = classes_[id];
   for (size_t i = 0; i < k.elements.size(); ++i) {
     const ConstraintId c = k.elements[i].constraint;
-    auto& list = constraints_[c].active;
+    Constraint& con = constraints_[c];
+    auto& list = con.active;
     const uint32_t pos = k.slot[i];
     const FlowClassId moved = list.back();
     list[pos] = moved;
     list.pop_back();
+    if (!k.listed) --con.unlisted;
+    if (list.empty()) con.ceiling_sum = 0;  // what rounding left of the sum goes
+    else add_ceiling(con, -(removed * k.elements[i].weight * k.ceiling));
     if (moved != id) {
       FlowClass& m = classes_[moved];
       for (size_t j = 0; j < m.elements.size(); ++j)
@@ -191,7 +201,7 @@ void FlowSolver::deactivate(FlowClassId id) {
   k.cancelled = 0;
   if (k.group != kNoGroup) {
     const GroupId g = k.group;
-    remove_from_group(id);
+    remove_from_group(id, removed);
     k.group = kNoGroup;
     update_group_completion(g);
   }
@@ -232,33 +242,144 @@ double FlowSolver::alone_rate(const FlowClass& k, GroupId& g) const {
   return rate;
 }
 
-// True when the constraint cannot saturate: every class on it at its ceiling leaves room. Rates
-// never exceed ceilings, so progressive filling would never pick it; the margin keeps rounding
-// in the filling's shares far from a tie with a constraint that does saturate.
-bool FlowSolver::is_slack(const Constraint& c, ConstraintId cid) const {
+// is_slack() (flow_solver.h) is true when the constraint cannot saturate: every class on it at
+// its ceiling leaves room. Rates never exceed ceilings, so progressive filling would never pick
+// it; the margin keeps rounding in the filling's shares far from a tie with one that saturates.
+// The sum is kept as classes come and go and change ceilings, O(1) a change (add_ceiling()).
+// A current ceiling's term is at most the capacity (a ceiling is at most capacity / (members x
+// weight) on each of its constraints), so the rounding stays far below the margin; a stale one
+// (the capacity changed, or the class was inactive meanwhile) may be far larger, and what it
+// leaves when it cancels may not be (a capacity cut to 0 under classes with large ceilings left
+// the sum at -5e-4 in a property test). After such a term the sum is taken again.
+// A stale term enters unchecked (a start, a member change) but always leaves through a checked
+// one (the class's next solve replaces its ceiling, or it deactivates).
+void FlowSolver::rescan_ceilings(Constraint& c, ConstraintId cid) {
   double most = 0;
   for (FlowClassId id : c.active) {
     const FlowClass& k = classes_[id];
     for (const FlowElement& e : k.elements)
       if (e.constraint == cid) most += k.members * e.weight * k.ceiling;
   }
-  return most < c.capacity * (1 - 1e-9);
+  c.ceiling_sum = most;
+  c.rescan = false;
 }
 
-void FlowSolver::fix(FlowClassId id, double rate, GroupId g) {
+
+// The entry of group g on constraint c, made if missing. Only a class changing group looks one
+// up (a few per solve); it scans the shorter of the group's column and the constraint's row.
+uint32_t FlowSolver::find_or_add_entry(ConstraintId c, GroupId g) {
+  Constraint& con = constraints_[c];
+  Group& gr = group(g);
+  if (gr.column.size() <= con.row.size()) {
+    for (uint32_t e : gr.column)
+      if (entries_[e].constraint == c) return e;
+  } else {
+    for (uint32_t e : con.row)
+      if (entries_[e].group == g) return e;
+  }
+  uint32_t e;
+  if (!free_entries_.empty()) {
+    e = free_entries_.back();
+    free_entries_.pop_back();
+  } else {
+    e = static_cast<uint32_t>(entries_.size());
+    entries_.emplace_back();
+  }
+  entries_[e] = ColumnEntry{c, g, 0, 0, static_cast<uint32_t>(con.row.size()), static_cast<uint32_t>(gr.column.size())};
+  con.row.push_back(e);
+  gr.column.push_back(e);
+  if (g == c) con.self_entry = static_cast<int32_t>(e);
+  return e;
+}
+
+void FlowSolver::join_columns(FlowClassId id) {
   FlowClass& k = classes_[id];
-  class_fixed_[id] = 1;
-  k.next_group = g;
-  group(g).lambda = rate;
-  const double n = k.members;
-  for (const FlowElement& e : k.elements) {
-    Constraint& c = constraints_[e.constraint];
+  k.listed = true;
+  for (size_t i = 0; i < k.elements.size(); ++i) {
+    const uint32_t e = find_or_add_entry(k.elements[i].constraint, k.group);
+    k.entry[i] = e;
+    entries_[e].demand += k.members * k.elements[i].weight;
+    ++entries_[e].count;
+  }
+}
+
+// Its demand leaves with `members` members (the class's, or those it just lost).
+void FlowSolver::leave_columns(FlowClassId id, double members) {
+  FlowClass& k = classes_[id];
+  k.listed = false;
+  Group& g = group(k.group);
+  for (size_t i = 0; i < k.elements.size(); ++i) {
+    const uint32_t e = k.entry[i];
+    ColumnEntry& ent = entries_[e];
+    ent.demand -= members * k.elements[i].weight;
+    if (--ent.count > 0) continue;
+    // Its last class left: out of the row and the column (swap-remove), back to the pool.
+    Constraint& con = constraints_[ent.constraint];
+    const uint32_t row_last = con.row.back();
+    con.row[ent.row_pos] = row_last;
+    entries_[row_last].row_pos = ent.row_pos;
+    con.row.pop_back();
+    const uint32_t col_last = g.column.back();
+    g.column[ent.col_pos] = col_last;
+    entries_[col_last].col_pos = ent.col_pos;
+    g.column.pop_back();
+    if (con.self_entry == static_cast<int32_t>(e)) con.self_entry = -1;
+    free_entries_.push_back(e);
+  }
+}
+
+// A class in a group is listed in its columns, or unlisted: counted in Constraint::unlisted
+// only. Only a class alone in its group, and alone on every constraint that may saturate, is
+// left unlisted (the fast path's: a ring's hops): it couples nothing, so its column entries
+// would be made and freed for nothing. It is listed when a second class joins its group
+// (move_to_group()) or shares one of its constraints that may saturate (the component search).
+void FlowSolver::list_class(FlowClassId id) {
+  FlowClass& k = classes_[id];
+  for (const FlowElement& e : k.elements) --constraints_[e.constraint].unlisted;
+  join_columns(id);
+}
+
+// A class gained (delta > 0) or lost members: its constraints' sums of ceilings and, when it is
+// listed, its entries' demands follow.
+void FlowSolver::member_change(const FlowClass& k, double delta) {
+  for (size_t i = 0; i < k.elements.size(); ++i) {
+    const FlowElement& e = k.elements[i];
+    constraints_[e.constraint].ceiling_sum += delta * e.weight * k.ceiling;  // (see is_slack())
+    if (k.listed) entries_[k.entry[i]].demand += delta * e.weight;
+  }
+}
+
+// A group joins the component with every constraint of its column.
+void FlowSolver::take_group(GroupId g) {
+  Group& gr = group(g);
+  if (gr.mark == epoch_) return;
+  gr.mark = epoch_;
+  comp_groups_.push_back(g);
+  for (uint32_t e : gr.column) {
+    const ConstraintId cid = entries_[e].constraint;
+    Constraint& c = constraints_[cid];
+    if (c.mark != epoch_) {
+      c.mark = epoch_;
+      comp_constraints_.push_back(cid);
+    }
+  }
+}
+
+// Every class of the group runs at `rate` from now: its column's demand leaves the filling.
+void FlowSolver::fix_group(GroupId g, double rate) {
+  Group& gr = group(g);
+  gr.fixed = epoch_;
+  gr.lambda = rate;
+  for (uint32_t e : gr.column) {
+    const ColumnEntry& ent = entries_[e];
+    Constraint& c = constraints_[ent.constraint];
     if (c.slack) continue;
-    c.remaining -= n * e.weight * rate;
-    c.demand -= n * e.weight;
+    c.remaining -= ent.demand * rate;
+    c.demand -= ent.demand;
+    c.unfixed -= ent.count;
     if (c.round != round_) {  // re-keyed once per round, in push_round_keys()
       c.round = round_;
-      round_touched_.push_back(e.constraint);
+      round_touched_.push_back(ent.constraint);
     }
   }
 }
@@ -267,21 +388,32 @@ void FlowSolver::fix(FlowClassId id, double rate, GroupId g) {
 void FlowSolver::push_round_keys() {
   for (ConstraintId cid : round_touched_) {
     const Constraint& c = constraints_[cid];
-    if (c.demand > 0) fill_set(cid, std::max(0.0, c.remaining) / c.demand);
+    if (c.unfixed > 0 && c.demand > 0) fill_set(cid, std::max(0.0, c.remaining) / c.demand);
     else fill_remove(cid);
   }
   round_touched_.clear();
   ++round_;
 }
 
-// Every constraint of the component that may saturate and has unfixed demand.
+// Every constraint of the component that may saturate: its unfixed demand (the sum over its row,
+// the groups the fast path fixed left out) and, if it has some, its place in the filling set.
 void FlowSolver::fill_build() {
   for (const auto& [share, cid] : fill_list_) constraints_[cid].fill_pos = -1;
   fill_list_.clear();
   fill_.clear();
   for (ConstraintId cid : comp_constraints_) {
-    const Constraint& c = constraints_[cid];
-    if (!c.slack && c.demand > 0) fill_list_.emplace_back(c.remaining / c.demand, cid);
+    Constraint& c = constraints_[cid];
+    if (c.slack) continue;  // (the filling never reads a slack constraint's scratch)
+    c.remaining = c.capacity;
+    c.demand = 0;
+    c.unfixed = 0;
+    for (uint32_t e : c.row) {
+      const ColumnEntry& ent = entries_[e];
+      if (is_fixed(ent.group)) continue;
+      c.demand += ent.demand;
+      c.unfixed += ent.count;
+    }
+    if (c.unfixed > 0 && c.demand > 0) fill_list_.emplace_back(c.remaining / c.demand, cid);
   }
   fill_scan_ = fill_list_.size() <= kFillScan;
   if (fill_scan_) {
@@ -332,21 +464,33 @@ void FlowSolver::fill_top(double& share, ConstraintId& cid) const {
   cid = best.second;
 }
 
-// Moves a class to the group solve() chose for it, keeping its service continuous.
-void FlowSolver::regroup(FlowClassId id, int64_t now_ps) {
+// Moves a class into group g, keeping its service continuous (g is at `now` or empty).
+void FlowSolver::move_to_group(FlowClassId id, GroupId g, int64_t now_ps, bool list) {
   FlowClass& k = classes_[id];
-  if (k.next_group == k.group) return;
+  if (k.group == g) return;
   const double s = class_service(k, now_ps);
-  if (k.group != kNoGroup) remove_from_group(id);
-  k.group = k.next_group;
-  Group& g = group(k.group);
-  if (g.heap.empty()) {  // a fresh curve; solve() did not bring this group to now
-    g.service = 0;
-    g.last_ps = now_ps;
-    touched_groups_.push_back(k.group);
+  const bool was_listed = k.listed;
+  if (k.group != kNoGroup) remove_from_group(id, k.members);
+  Group& gr = group(g);
+  if (!gr.heap.empty()) {  // two classes in one group: both in its column
+    list = true;
+    const FlowClassId first = gr.heap.top_id();
+    if (!classes_[first].listed) list_class(first);
   }
+  if (gr.heap.empty()) {  // a fresh curve; solve() did not bring this group to now
+    gr.service = 0;
+    gr.last_ps = now_ps;
+    touched_groups_.push_back(g);
+  } else {
+    advance_group(gr, now_ps);
+  }
+  k.group = g;
+  if (std::isfinite(k.bound)) ++gr.bounded;
+  if (list) join_columns(id);  // (Constraint::unlisted counts the active classes not listed)
+  if (was_listed != list)
+    for (const FlowElement& e : k.elements) constraints_[e.constraint].unlisted += list ? -1u : 1u;
   k.s_base = s;
-  k.g_base = g.service;
+  k.g_base = gr.service;
   place_in_group(id);
 }
 
@@ -356,45 +500,45 @@ void FlowSolver::solve(Time now) {
   ++epoch_;
   const int64_t now_ps = now.ps();
   comp_constraints_.clear();
-  comp_classes_.clear();
+  comp_groups_.clear();
   touched_groups_.clear();
-  auto take_constraints = [&](const FlowClass& k) {
-    for (const FlowElement& e : k.elements) {
-      Constraint& c = constraints_[e.constraint];
-      if (c.mark != epoch_) {
-        c.mark = epoch_;
-        comp_constraints_.push_back(e.constraint);
-      }
-    }
-  };
-  // Seeds: every dirty class (a class that emptied still changes its constraints' other users).
-  for (FlowClassId id : dirty_classes_) {
-    FlowClass& k = classes_[id];
-    k.dirty = false;
-    if (!k.live) continue;
-    take_constraints(k);
-    if (k.members > 0) {
-      k.ceiling_group = kOwnGroup | id;
-      k.ceiling = alone_rate(k, k.ceiling_group);
-    }
-    if (k.members > 0 && class_mark_[id] != epoch_) {
-      class_mark_[id] = epoch_;
-      comp_classes_.push_back(id);
-    }
-  }
+  solving_.swap(dirty_classes_);
   dirty_classes_.clear();
-  for (ConstraintId cid : released_seeds_) {
+  auto take_constraint = [&](ConstraintId cid) {
     Constraint& c = constraints_[cid];
     if (c.mark != epoch_) {
       c.mark = epoch_;
       comp_constraints_.push_back(cid);
     }
+  };
+  // Seeds: the constraints of every dirty class (a class that emptied still changes its
+  // constraints' other users). A class new to the solver joins the group of its ceiling: the
+  // filling moves it if another constraint or its bound fixes it first.
+  for (FlowClassId id : solving_) {
+    FlowClass& k = classes_[id];
+    k.dirty = false;
+    if (!k.live) continue;
+    for (const FlowElement& e : k.elements) take_constraint(e.constraint);
+    if (k.members == 0) continue;
+    k.ceiling_group = kOwnGroup | id;
+    const double ceiling = alone_rate(k, k.ceiling_group);
+    if (ceiling != k.ceiling) {
+      for (const FlowElement& e : k.elements)
+        add_ceiling(constraints_[e.constraint], k.members * e.weight * (ceiling - k.ceiling));
+      k.ceiling = ceiling;
+    }
+    if (k.group == kNoGroup) move_to_group(id, k.ceiling_group, now_ps, /*list=*/false);
   }
+  for (ConstraintId cid : released_seeds_) take_constraint(cid);
   released_seeds_.clear();
-  // The connected component: constraints that may saturate <-> classes with members. Only a seed
-  // can have changed whether it is slack (its classes' ceilings are the ones that moved); one
-  // that was not slack before still joins its classes, whose rates it may have held down.
   const size_t seeds = comp_constraints_.size();
+  for (FlowClassId id : solving_) {
+    const FlowClass& k = classes_[id];
+    if (k.live && k.members > 0) take_group(k.group);
+  }
+  // The connected component: constraints that may saturate <-> groups, through rows and columns.
+  // Only a seed can have changed whether it is slack (its classes' ceilings are the ones that
+  // moved); one that was not slack before still joins its groups, whose rates it may have held down.
   for (size_t i = 0; i < comp_constraints_.size(); ++i) {
     const ConstraintId cid = comp_constraints_[i];
     Constraint& c = constraints_[cid];
@@ -405,42 +549,41 @@ void FlowSolver::solve(Time now) {
     } else if (c.slack) {
       continue;
     }
-    for (FlowClassId id : c.active) {
-      if (class_mark_[id] == epoch_) continue;
-      class_mark_[id] = epoch_;
-      comp_classes_.push_back(id);
-      take_constraints(classes_[id]);
+    // A shared constraint lists its unlisted classes first: from now on they share.
+    if (c.unlisted > 0 && c.active.size() > 1) {
+      for (FlowClassId id : c.active) {
+        const FlowClass& k = classes_[id];
+        if (k.listed || k.group == kNoGroup) continue;
+        list_class(id);
+        for (const FlowElement& e : k.elements) take_constraint(e.constraint);
+      }
+    }
+    for (uint32_t e : c.row) {
+      const GroupId g = entries_[e].group;
+      if (group(g).mark != epoch_) take_group(g);
     }
   }
-  classes_solved_ += comp_classes_.size();
   // Nothing left running here: every class of these constraints emptied, and so did their groups.
-  if (comp_classes_.empty()) return;
+  if (comp_groups_.empty()) return;
 
-  // Bring every group with classes to `now` under its old rate before rates change (an empty
-  // one starts its curve when a class joins it, in regroup()).
-  for (ConstraintId cid : comp_constraints_) {
-    Constraint& c = constraints_[cid];
-    c.remaining = c.capacity;
-    c.demand = 0;
-    Group& g = constraint_groups_[cid];
-    if (g.heap.empty()) continue;
+  // Bring every group to `now` under its old rate before rates change (an empty one starts its
+  // curve when a class joins it, in move_to_group()); and list its bounded classes.
+  bounded_.clear();
+  for (GroupId gid : comp_groups_) {
+    Group& g = group(gid);
     advance_group(g, now_ps);
     g.lambda_before = g.lambda;
-    touched_groups_.push_back(cid);
+    touched_groups_.push_back(gid);
+    classes_solved_ += g.heap.size();
+    if (g.bounded == 0) continue;
+    for (const auto& item : g.heap.items())
+      if (std::isfinite(classes_[item.second].bound)) bounded_.push_back(item.second);
   }
-  bounded_.clear();
-  size_t unfixed = comp_classes_.size();
-  for (FlowClassId id : comp_classes_) {
+  // Fast path: a dirty class alone on all of its constraints that may saturate takes the
+  // smallest of them (or its bound) without entering the filling. A ring's hops are all like this.
+  for (FlowClassId id : solving_) {
     FlowClass& k = classes_[id];
-    if (k.group == (kOwnGroup | id)) {
-      Group& own = own_groups_[id];
-      advance_group(own, now_ps);
-      own.lambda_before = own.lambda;
-      touched_groups_.push_back(kOwnGroup | id);
-    }
-    class_fixed_[id] = 0;
-    // Fast path: a class alone on all of its constraints that may saturate takes the smallest
-    // of them (or its bound) without entering the filling heap. A ring's hops are all like this.
+    if (!k.live || k.members == 0) continue;
     bool alone = true;
     for (const FlowElement& e : k.elements) {
       const Constraint& c = constraints_[e.constraint];
@@ -449,56 +592,55 @@ void FlowSolver::solve(Time now) {
         break;
       }
     }
-    if (alone) {
-      class_fixed_[id] = 1;
-      k.next_group = k.ceiling_group;
-      group(k.ceiling_group).lambda = k.ceiling;
-      --unfixed;
-      continue;
-    }
-    for (const FlowElement& e : k.elements) {
-      Constraint& c = constraints_[e.constraint];
-      if (!c.slack) c.demand += k.members * e.weight;
-    }
-    if (std::isfinite(k.bound)) bounded_.push_back(id);
+    if (!alone) continue;
+    if (k.group != k.ceiling_group) move_to_group(id, k.ceiling_group, now_ps, /*list=*/false);
+    Group& g = group(k.ceiling_group);
+    if (g.heap.size() != 1) continue;  // (never: a class alone on its bottleneck is its group)
+    g.fixed = epoch_;
+    g.lambda = k.ceiling;
   }
+  solving_.clear();
   std::sort(bounded_.begin(), bounded_.end(), [&](FlowClassId a, FlowClassId b) {
     return classes_[a].bound < classes_[b].bound || (classes_[a].bound == classes_[b].bound && a < b);
   });
   fill_build();
 
-  // Progressive filling: every unfixed class runs at the common level lambda; the constraint
-  // with the smallest remaining/demand saturates first and fixes its classes (they join its
-  // group); a class bound below that level fixes the class at its bound (its own group).
+  // Progressive filling: every unfixed group runs at the common level lambda; the constraint
+  // with the smallest remaining/demand saturates first and fixes its group, after taking in the
+  // unfixed classes on it from other groups; a class bound below that level is fixed at its
+  // bound, in its own group.
   size_t next_bounded = 0;
-  while (unfixed > 0) {
-    while (next_bounded < bounded_.size() && class_fixed_[bounded_[next_bounded]]) ++next_bounded;
+  for (;;) {
+    while (next_bounded < bounded_.size() && is_fixed(classes_[bounded_[next_bounded]].group)) ++next_bounded;
     double lambda_c;
     ConstraintId cid = 0;
     fill_top(lambda_c, cid);
     const double lambda_b = next_bounded < bounded_.size() ? classes_[bounded_[next_bounded]].bound : kUnbounded;
+    if (!std::isfinite(lambda_c) && !std::isfinite(lambda_b)) break;
     if (lambda_b <= lambda_c) {
-      if (!std::isfinite(lambda_b)) throw std::logic_error("FlowSolver: unconstrained class");
       const FlowClassId id = bounded_[next_bounded++];
-      fix(id, lambda_b, kOwnGroup | id);
+      move_to_group(id, kOwnGroup | id, now_ps, /*list=*/true);
+      fix_group(kOwnGroup | id, lambda_b);
       push_round_keys();
-      --unfixed;
       continue;
     }
     fill_remove(cid);
-    const auto& active = constraints_[cid].active;  // fix() never changes active lists
-    for (size_t i = 0; i < active.size(); ++i) {
-      const FlowClassId id = active[i];
-      if (class_fixed_[id]) continue;
-      fix(id, lambda_c, cid);
-      --unfixed;
+    Constraint& c = constraints_[cid];
+    const uint32_t own = c.self_entry >= 0 ? entries_[static_cast<size_t>(c.self_entry)].count : 0;
+    if (c.unfixed > own) {  // classes of other unfixed groups: they are fixed here, so they move
+      for (size_t i = 0; i < c.active.size(); ++i) {
+        const FlowClassId id = c.active[i];
+        const GroupId g = classes_[id].group;
+        if (g != cid && !is_fixed(g)) move_to_group(id, cid, now_ps, /*list=*/true);
+      }
     }
-    constraints_[cid].demand = 0;
+    fix_group(cid, lambda_c);
+    c.demand = 0;
     push_round_keys();
   }
-  for (FlowClassId id : comp_classes_) regroup(id, now_ps);
-  for (GroupId gid : touched_groups_) {
+  for (GroupId gid : touched_groups_) {  // (every group of the component, and the fresh ones)
     Group& g = group(gid);
+    if (!is_fixed(gid) && !g.heap.empty()) throw std::logic_error("FlowSolver: unconstrained class");
     if (g.moved || g.lambda != g.lambda_before) update_group_completion(gid);
     g.moved = false;
   }
@@ -541,8 +683,9 @@ void FlowSolver::collect_completed(Time now, std::vector<uint64_t>& tags) {
       }
       if (k.members != before) mark_dirty(id);
       if (k.members == 0) {
-        deactivate(id);  // leaves the group's heap
+        deactivate(id, before);  // leaves the group's heap
       } else {
+        if (k.members != before) member_change(k, static_cast<double>(k.members) - static_cast<double>(before));
         drop_cancelled_top(k);
         place_in_group(id);  // its key grew
         if (k.members == before) break;  // rounding left it short: wait for its next key
@@ -586,8 +729,11 @@ void FlowSolver::place_in_group(FlowClassId id) {
   g.moved = true;
 }
 
-void FlowSolver::remove_from_group(FlowClassId id) {
-  Group& g = group(classes_[id].group);
+void FlowSolver::remove_from_group(FlowClassId id, double members) {
+  const FlowClass& k = classes_[id];
+  Group& g = group(k.group);
+  if (std::isfinite(k.bound)) --g.bounded;
+  if (k.listed) leave_columns(id, members);
   g.heap.remove(id);
   g.moved = true;
   if (g.heap.empty()) g.service = 0;  // restart the service curve: keeps its magnitude small

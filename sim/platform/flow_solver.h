@@ -17,8 +17,14 @@
 //  * Bottleneck groups. Every class fixed by the same saturated constraint gets that
 //    constraint's rate. A group keeps one service curve for all its classes, so a change of the
 //    fair share updates one group, not each class; a class only moves when its bottleneck does.
+//  * Columns. Each group keeps, per constraint its classes use, their summed demand (members x
+//    weight) and count; each constraint keeps its row (the groups with an entry on it).
+//    Progressive filling fixes a whole group by walking its column, and visits a class only when
+//    it changes group (a constraint saturating under a class of another unfixed group takes it,
+//    a class reaching its bound moves to its own group).
 //  * Selective re-solve. A start or finish marks its class dirty; solve() re-computes only the
-//    connected component (constraints <-> active classes) that the dirty classes touch.
+//    connected component (constraints <-> groups, through rows and columns) that the dirty
+//    classes touch: a union of the class-level components, so the same rates.
 //  * Slack constraints. Each class has a ceiling: the rate it would get alone (its bound, or its
 //    tightest constraint's capacity over its demand there). A constraint whose classes could all
 //    run at their ceilings within its capacity never saturates, so it neither couples its classes
@@ -30,6 +36,7 @@
 // Time is integer picoseconds (the engine's Time); finishes are rounded to the nearest ps.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -110,9 +117,25 @@ class FlowSolver {
     int32_t& operator()(uint32_t c) const { return solver->constraints_[c].fill_pos; }
   };
 
+  // The classes of one group on one constraint. Entries live in a pool (stable ids) so that a
+  // class can keep the ids of its entries: a member change is then one add per element.
+  struct ColumnEntry {
+    ConstraintId constraint = 0;
+    GroupId group = 0;
+    double demand = 0;   // sum of members x weight
+    uint32_t count = 0;  // classes
+    uint32_t row_pos = 0;
+    uint32_t col_pos = 0;
+  };
   struct Constraint {
     double capacity = 0;
     std::vector<FlowClassId> active;  // classes with members, unordered (swap-remove)
+    std::vector<uint32_t> row;        // entries of the groups with classes on it, unordered
+    int32_t self_entry = -1;          // the entry of its own group, if any
+    uint32_t unfixed = 0;             // solve() scratch: classes on it not fixed yet
+    uint32_t unlisted = 0;            // active classes on it not in its row
+    double ceiling_sum = 0;           // sum of members x weight x ceiling of its active classes
+    bool rescan = false;              // ceiling_sum is taken again at the next judgement
     double remaining = 0;             // scratch for solve()
     double demand = 0;
     uint32_t mark = 0;
@@ -128,6 +151,10 @@ class FlowSolver {
     double service = 0;  // per-member service since the group last emptied
     int64_t last_ps = 0;
     IndexedHeap<double, ClassInGroup> heap;  // classes by the group service of their first finish
+    std::vector<uint32_t> column;  // its entries, one per constraint its classes use, unordered
+    uint32_t bounded = 0;          // classes with a finite bound
+    uint32_t mark = 0;             // solve(): in the component (epoch)
+    uint32_t fixed = 0;            // solve(): its rate is set (epoch)
     // solve() scratch: the rate before the solve, and whether a class joined, left or was re-keyed;
     // a group with neither change keeps its completion time.
     double lambda_before = 0;
@@ -143,6 +170,8 @@ class FlowSolver {
   struct FlowClass {
     std::vector<FlowElement> elements;
     std::vector<uint32_t> slot;  // position of this class in each element's Constraint::active
+    std::vector<uint32_t> entry;  // its group's column entry for each element (while listed)
+    bool listed = false;          // in its group's column (else counted in Constraint::unlisted)
     double bound = kUnbounded;
     double ceiling = 0;          // per-member rate alone; as of the solve that last saw it dirty
     GroupId ceiling_group = kNoGroup;  // the group that rate would put it in
@@ -154,7 +183,6 @@ class FlowSolver {
     double s_base = 0;
     double g_base = 0;
     int32_t group_pos = -1;      // position in its group's heap
-    GroupId next_group = kNoGroup;  // scratch for solve()
     bool live = false;
     bool dirty = false;
   };
@@ -176,30 +204,45 @@ class FlowSolver {
   void advance_group(Group& g, int64_t now_ps);
   double class_service(const FlowClass& k, int64_t now_ps) const;
   void activate(FlowClassId id);
-  void deactivate(FlowClassId id);
+  void deactivate(FlowClassId id, uint32_t removed);
   void mark_dirty(FlowClassId id);
   double alone_rate(const FlowClass& k, GroupId& g) const;
-  bool is_slack(const Constraint& c, ConstraintId cid) const;
+  // What it judges, and why the running sum holds: flow_solver.cpp, above rescan_ceilings().
+  bool is_slack(Constraint& c, ConstraintId cid) {
+    if (c.rescan) rescan_ceilings(c, cid);
+    return c.ceiling_sum < c.capacity * (1 - 1e-9);
+  }
+  void rescan_ceilings(Constraint& c, ConstraintId cid);
+  // A term that may cancel a stale one: one far above the capacity leaves the sum to be taken
+  // again (see is_slack() in flow_solver.cpp).
+  static void add_ceiling(Constraint& c, double term) {
+    c.ceiling_sum += term;
+    if (std::fabs(term) > 2 * c.capacity) c.rescan = true;
+  }
   void drop_cancelled_top(FlowClass& k);
-  void fix(FlowClassId id, double rate, GroupId g);
+  // Column upkeep: a class's demand enters and leaves its group's entries.
+  uint32_t find_or_add_entry(ConstraintId c, GroupId g);
+  void join_columns(FlowClassId id);
+  void leave_columns(FlowClassId id, double members);
+  void list_class(FlowClassId id);
+  void member_change(const FlowClass& k, double delta);
+  bool is_fixed(GroupId g) const { return group(g).fixed == epoch_; }
+  void take_group(GroupId g);  // into the component
+  void fix_group(GroupId g, double rate);
   void push_round_keys();
   // The filling set: constraints by fair share, the smallest first (ties: the lowest id).
   void fill_build();
   void fill_set(ConstraintId cid, double share);
   void fill_remove(ConstraintId cid);
   void fill_top(double& share, ConstraintId& cid) const;
-  void regroup(FlowClassId id, int64_t now_ps);
+  void move_to_group(FlowClassId id, GroupId g, int64_t now_ps, bool list);
   void place_in_group(FlowClassId id);  // (re)keys the class in its group's heap
-  void remove_from_group(FlowClassId id);
+  void remove_from_group(FlowClassId id, double members);
   void update_group_completion(GroupId g);
 
   std::vector<Constraint> constraints_;
   std::vector<Group> constraint_groups_;
   std::vector<FlowClass> classes_;
-  // Hot per-class flags of solve(), kept apart so the component search and the filling loop
-  // skip visited classes without touching the class records.
-  std::vector<uint32_t> class_mark_;
-  std::vector<uint8_t> class_fixed_;
   std::vector<Group> own_groups_;
   std::vector<int32_t> constraint_completion_pos_;
   std::vector<int32_t> own_completion_pos_;
@@ -213,10 +256,13 @@ class FlowSolver {
   uint64_t solves_ = 0;
   uint64_t classes_solved_ = 0;
   // scratch reused by solve()
+  std::vector<ColumnEntry> entries_;
+  std::vector<uint32_t> free_entries_;
   std::vector<ConstraintId> comp_constraints_;
-  std::vector<FlowClassId> comp_classes_;
+  std::vector<GroupId> comp_groups_;
   std::vector<ConstraintId> released_seeds_;  // constraints of dirty classes released before solve()
   std::vector<FlowClassId> bounded_;
+  std::vector<FlowClassId> solving_;  // the dirty classes of the solve under way
   std::vector<GroupId> touched_groups_;
   std::vector<ConstraintId> round_touched_;
   uint32_t round_ = 1;

@@ -482,5 +482,129 @@ TEST(FlowSolver, SlackConstraintsDoNotCouple) {
   for (int i = 1; i < 9; ++i) EXPECT_DOUBLE_EQ(s.rate(f[i]), 1) << i;
 }
 
+// --- the columns: a group's summed demand per constraint, kept as classes move and members change
+
+using Els = std::vector<FlowElement>;
+
+// A class whose group's constraint is picked after another of its constraints saturates moves to
+// that one. l2 (4) first fixes a and b at 2 each; then nine members on l1 (10) make l1 saturate
+// first, at 1: a leaves l2's group for l1's, and b gets the rest of l2: 3.
+TEST(FlowSolver, AForeignClassMovesToTheConstraintThatSaturatesFirst) {
+  FlowSolver s;
+  const ConstraintId l1 = s.add_constraint(10), l2 = s.add_constraint(4);
+  const FlowClassId a = s.make_class(Els{{l1, 1}, {l2, 1}}), b = s.make_class(Els{{l2, 1}});
+  const FlowClassId c = s.make_class(Els{{l1, 1}});
+  const FlowId fa = s.start(a, 10, 1, Time::zero());
+  const FlowId fb = s.start(b, 1e6, 2, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(fa), 2);
+  EXPECT_DOUBLE_EQ(s.rate(fb), 2);
+  std::vector<FlowId> fc;
+  for (int i = 0; i < 9; ++i) fc.push_back(s.start(c, 1e6, 10 + i, Time::seconds(1)));
+  s.solve(Time::seconds(1));
+  EXPECT_DOUBLE_EQ(s.rate(fa), 1);
+  EXPECT_DOUBLE_EQ(s.rate(fc[0]), 1);
+  EXPECT_DOUBLE_EQ(s.rate(fb), 3);
+  EXPECT_NEAR(s.usage(l1), 10, 1e-12);
+  EXPECT_NEAR(s.usage(l2), 4, 1e-12);
+  // a served 2 in the first second, then 1/s: its last 8 take until t = 9 s.
+  EXPECT_DOUBLE_EQ(s.remaining(fa, Time::seconds(1)), 8);
+  EXPECT_EQ(s.next_completion(), Time::seconds(9));
+}
+
+// A bounded class held below its bound by a constraint's group leaves it for its own group once
+// the share passes the bound, and comes back when the share falls again.
+TEST(FlowSolver, ABoundedClassLeavesAConstraintGroupAndComesBack) {
+  FlowSolver s;
+  const ConstraintId l = s.add_constraint(6);
+  const FlowClassId a = s.make_class(Els{{l, 1}}, 2.5);
+  const FlowClassId b = s.make_class(Els{{l, 1}}), c = s.make_class(Els{{l, 1}});
+  const FlowId fa = s.start(a, 100, 1, Time::zero());
+  const FlowId fb = s.start(b, 1e6, 2, Time::zero());
+  FlowId fc = s.start(c, 1e6, 3, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(fa), 2);  // 6 / 3 < 2.5
+  s.cancel(fc, Time::seconds(1));
+  s.solve(Time::seconds(1));
+  EXPECT_DOUBLE_EQ(s.rate(fa), 2.5);  // at its bound, alone in its group
+  EXPECT_DOUBLE_EQ(s.rate(fb), 3.5);
+  fc = s.start(c, 1e6, 4, Time::seconds(2));
+  s.solve(Time::seconds(2));
+  EXPECT_DOUBLE_EQ(s.rate(fa), 2);
+  EXPECT_DOUBLE_EQ(s.rate(fb), 2);
+  // Served 2 + 2.5 + 2 (by t = 3 s): its service stayed continuous through both moves.
+  EXPECT_DOUBLE_EQ(s.remaining(fa, Time::seconds(3)), 100 - 6.5);
+}
+
+// A group whose constraint turned slack while its classes stay (none of them dirty): the filling
+// must still fix them, each by its own link. Six classes of ceiling 1 share h (4): h saturates at
+// 2/3 each and holds all six in its group. Three leave: the other three would take 3 < 4, so h
+// is slack, and its group's classes move to their links' groups at 1.
+TEST(FlowSolver, AGroupWhoseConstraintTurnedSlackStillHasItsClassesFixed) {
+  FlowSolver s;
+  const ConstraintId h = s.add_constraint(4);
+  std::vector<FlowId> f;
+  for (int i = 0; i < 6; ++i) {
+    const ConstraintId li = s.add_constraint(1);
+    f.push_back(s.start(s.make_class(Els{{li, 1}, {h, 1}}), 1e3, i, Time::zero()));
+  }
+  s.solve(Time::zero());
+  for (int i = 0; i < 6; ++i) EXPECT_DOUBLE_EQ(s.rate(f[i]), 4.0 / 6) << i;
+  for (int i = 3; i < 6; ++i) s.cancel(f[i], Time::seconds(1));
+  s.solve(Time::seconds(1));
+  for (int i = 0; i < 3; ++i) EXPECT_DOUBLE_EQ(s.rate(f[i]), 1) << i;
+  EXPECT_NEAR(s.remaining(f[0], Time::seconds(2)), 1e3 - 4.0 / 6 - 1, 1e-9);
+}
+
+// Members join and finish in a class that keeps its group: the group's demand on its other
+// constraints follows. a (on l1, l3) and b (l1) share l1 (12); a and c share l3 (20). l1 fixes
+// a and b first; c gets what a leaves of l3. A second member of a: 4 each on l1, c 20 - 2 x 4.
+TEST(FlowSolver, MemberChangesWithoutAGroupChangeMoveTheColumns) {
+  FlowSolver s;
+  const ConstraintId l1 = s.add_constraint(12), l3 = s.add_constraint(20);
+  const FlowClassId a = s.make_class(Els{{l1, 1}, {l3, 1}});
+  const FlowId fa1 = s.start(a, 4, 1, Time::zero());
+  const FlowId fb = s.start(s.make_class(Els{{l1, 1}}), 1e6, 2, Time::zero());
+  const FlowId fc = s.start(s.make_class(Els{{l3, 1}}), 1e6, 3, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(fa1), 6);
+  EXPECT_DOUBLE_EQ(s.rate(fc), 14);
+  const FlowId fa2 = s.start(a, 1e6, 4, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(fa2), 4);
+  EXPECT_DOUBLE_EQ(s.rate(fb), 4);
+  EXPECT_DOUBLE_EQ(s.rate(fc), 12);
+  // a's first member (4 units at 4/s) finishes at 1 s; then l1 gives 6 each again and c 14.
+  EXPECT_EQ(s.next_completion(), Time::seconds(1));
+  std::vector<uint64_t> done;
+  s.collect_completed(Time::seconds(1), done);
+  EXPECT_EQ(done, (std::vector<uint64_t>{1}));
+  s.solve(Time::seconds(1));
+  EXPECT_DOUBLE_EQ(s.rate(fa2), 6);
+  EXPECT_DOUBLE_EQ(s.rate(fc), 14);
+}
+
+// A class alone on its links is left out of the columns; a class that comes to share one of its
+// links (even one started and cancelled before a solve saw it) must still couple with it.
+TEST(FlowSolver, AClassAloneOnItsLinksCouplesWhenAnotherComes) {
+  FlowSolver s;
+  const ConstraintId l = s.add_constraint(2), hbm = s.add_constraint(100);
+  const FlowClassId k = s.make_class(Els{{l, 1}, {hbm, 1}});
+  const FlowClassId j = s.make_class(Els{{l, 1}});
+  const FlowId fk = s.start(k, 1e3, 1, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(fk), 2);
+  s.cancel(s.start(j, 1e3, 2, Time::zero()), Time::zero());
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(fk), 2);
+  const FlowId fj = s.start(j, 1e3, 3, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(fk), 1);
+  EXPECT_DOUBLE_EQ(s.rate(fj), 1);
+  s.cancel(fj, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(fk), 2);
+}
+
 }  // namespace
 }  // namespace parallax

@@ -25,6 +25,8 @@ class IndexedHeap {
   uint32_t top_id() const { return items_.front().second; }
   Key top_key() const { return items_.front().first; }
   bool contains(uint32_t id) { return pos_(id) >= 0; }
+  // Every entry (key, id), in heap order (not sorted).
+  const std::vector<std::pair<Key, uint32_t>>& items() const { return items_; }
 
   // Inserts id, or changes its key.
   void set(uint32_t id, Key key) {

@@ -152,8 +152,11 @@ bool FlowSolver::cancel(FlowId f, Time now) {
   flows_[f].active = false;
   free_flows_.push_back(f);
   --active_flows_;
-  if (--k.members == 0) deactivate(id, 1);
-  else {
+  if (--k.members == 0) {
+    const GroupId g = k.group;
+    deactivate(id, 1);
+    if (g != kNoGroup) update_group_completion(g);
+  } else {
     member_change(k, -1);
     ++k.cancelled;
     drop_cancelled_top(k);
@@ -177,7 +180,8 @@ void FlowSolver::activate(FlowClassId id) {
   }
 }
 
-// The class lost its last `removed` members.
+// The class lost its last `removed` members. Its group's completion is the caller's to update
+// (collect_completed() does it once per group, after all of the group's classes that finish).
 void FlowSolver::deactivate(FlowClassId id, uint32_t removed) {
   FlowClass& k = classes_[id];
   for (size_t i = 0; i < k.elements.size(); ++i) {
@@ -200,10 +204,8 @@ void FlowSolver::deactivate(FlowClassId id, uint32_t removed) {
   k.heap.clear();
   k.cancelled = 0;
   if (k.group != kNoGroup) {
-    const GroupId g = k.group;
     remove_from_group(id, removed);
     k.group = kNoGroup;
-    update_group_completion(g);
   }
   k.s_base = k.g_base = 0;
 }
@@ -691,7 +693,8 @@ void FlowSolver::collect_completed(Time now, std::vector<uint64_t>& tags) {
         if (k.members == before) break;  // rounding left it short: wait for its next key
       }
     }
-    update_group_completion(gid);
+    // An emptied group has no completion: take_upto() took its entry.
+    if (!g.heap.empty()) update_group_completion(gid);
   }
 }
 

@@ -22,8 +22,15 @@ TraceArrivals poisson_rate_mix(const std::vector<double>& rates_per_min, Time du
     out.function_names.push_back(fmt::format("f{}", f));
   }
   const double mean_gap_s = 60 / total;
-  for (Time t = Time::seconds(rng.exponential(mean_gap_s)); t < duration;
-       t += Time::seconds(rng.exponential(mean_gap_s))) {
+  // The next arrival, or Time::max() when the gap overshoots the duration by more than a second
+  // (no rounding to picoseconds could bring it back inside). A tiny total rate draws gaps past
+  // the clock's range, which Time::seconds() refuses: they are simply past the duration.
+  auto next_after = [&](Time t) {
+    const double gap_s = rng.exponential(mean_gap_s);
+    if (!(gap_s < (duration - t).to_seconds() + 1)) return Time::max();
+    return t + Time::seconds(gap_s);
+  };
+  for (Time t = next_after(Time::zero()); t < duration; t = next_after(t)) {
     const double u = rng.uniform01() * total;
     const auto it = std::upper_bound(cumulative.begin(), cumulative.end(), u);
     const auto f = static_cast<uint32_t>(std::min<size_t>(it - cumulative.begin(), cumulative.size() - 1));

@@ -126,5 +126,23 @@ TEST(LoadTrace, MinutesPastTheDurationAreNeverDrawn) {
   for (const Arrival& a : got.arrivals) EXPECT_LT(a.at, Time::seconds(60));
 }
 
+// Regression (tests/fuzz/regressions/trace_source/rate-5e-23-per-minute.bin): a rate so small
+// that the first gap is past the clock's range (about 1e24 s) is a trace without arrivals in the
+// duration, not a TimeRangeError out of the rate mix.
+TEST(LoadTrace, ATinyRateDrawsNoArrivalInsteadOfAGapPastTheClock) {
+  RandomStream rng(6);
+  const std::string rates = scratch_file("tiny_rate.txt", "0.0000000000000000000000536348987\n");
+  const TraceArrivals got =
+      load_trace({.format = TraceFormat::torpor_rates, .path = rates, .duration = Time::seconds(60)}, rng);
+  EXPECT_EQ(got.function_names.size(), 1u);
+  EXPECT_TRUE(got.arrivals.empty());
+  // Beside a normal rate the tiny one changes nothing but its share of the draws.
+  const std::string mixed = scratch_file("tiny_and_normal.txt", "1e-300, 600\n");
+  const TraceArrivals two =
+      load_trace({.format = TraceFormat::torpor_rates, .path = mixed, .duration = Time::seconds(60)}, rng);
+  EXPECT_GT(two.arrivals.size(), 400u);
+  for (const Arrival& a : two.arrivals) EXPECT_LT(a.at, Time::seconds(60));
+}
+
 }  // namespace
 }  // namespace parallax

@@ -474,16 +474,14 @@ void FlowSolver::move_to_group(FlowClassId id, GroupId g, int64_t now_ps, bool l
   const bool was_listed = k.listed;
   if (k.group != kNoGroup) remove_from_group(id, k.members);
   Group& gr = group(g);
-  if (!gr.heap.empty()) {  // two classes in one group: both in its column
-    list = true;
-    const FlowClassId first = gr.heap.top_id();
-    if (!classes_[first].listed) list_class(first);
-  }
   if (gr.heap.empty()) {  // a fresh curve; solve() did not bring this group to now
     gr.service = 0;
     gr.last_ps = now_ps;
     touched_groups_.push_back(g);
-  } else {
+  } else {  // two classes in one group: both in its column
+    list = true;
+    const FlowClassId first = gr.heap.top_id();
+    if (!classes_[first].listed) list_class(first);
     advance_group(gr, now_ps);
   }
   k.group = g;

@@ -339,6 +339,8 @@ void FlowSolver::list_class(FlowClassId id) {
   FlowClass& k = classes_[id];
   for (const FlowElement& e : k.elements) --constraints_[e.constraint].unlisted;
   join_columns(id);
+  if (in_solve(k.group))  // (its group was taken with an empty column)
+    for (const FlowElement& e : k.elements) take_constraint(e.constraint);
 }
 
 // A class gained (delta > 0) or lost members: its constraints' sums of ceilings and, when it is
@@ -351,26 +353,71 @@ void FlowSolver::member_change(const FlowClass& k, double delta) {
   }
 }
 
-// A group joins the component with every constraint of its column.
+// A group joins the solve with every constraint of its column. Its rate is still the old one:
+// bring its service curve to now under it, and keep it (the filling may change it).
 void FlowSolver::take_group(GroupId g) {
   Group& gr = group(g);
   if (gr.mark == epoch_) return;
   gr.mark = epoch_;
   comp_groups_.push_back(g);
-  for (uint32_t e : gr.column) {
-    const ConstraintId cid = entries_[e].constraint;
-    Constraint& c = constraints_[cid];
-    if (c.mark != epoch_) {
-      c.mark = epoch_;
-      comp_constraints_.push_back(cid);
+  advance_group(gr, now_ps_);
+  gr.lambda_before = gr.heap.empty() ? kUnbounded : gr.lambda;
+  for (uint32_t e : gr.column) take_constraint(entries_[e].constraint);
+}
+
+// A group in the solve may change its rate, and with it what is left on each constraint it
+// uses: the group that constraint fixes (its owner) joins too. A slack constraint fixes no one.
+void FlowSolver::take_owners() {
+  for (; owners_taken_ < comp_groups_.size(); ++owners_taken_) {
+    const GroupId g = comp_groups_[owners_taken_];
+    for (uint32_t e : group(g).column) {
+      const ConstraintId cid = entries_[e].constraint;
+      if (cid != g && !constraints_[cid].slack && constraint_groups_[cid].mark != epoch_ &&
+          !constraint_groups_[cid].heap.empty())
+        take_group(cid);
     }
+  }
+}
+
+// The rates the filling gave are max-min fair for the whole problem if every group left out
+// still has its bottleneck: its rate at most that of each group in the solve fixed by a
+// constraint it uses. It was before the solve (the old allocation was max-min fair), so only a
+// group whose rate fell (or that was empty, with nothing known) needs the check. A group left
+// out that runs faster joins, with its owners, for another pass.
+bool FlowSolver::settled() {
+  constexpr double kSettleMargin = 1e-12;  // far below the filling's rounding of a share
+  const size_t before = comp_groups_.size();
+  for (size_t i = 0; i < before; ++i) {
+    const GroupId gid = comp_groups_[i];
+    if (gid & kOwnGroup) continue;  // a bound fixes no one else
+    const Group& g = group(gid);
+    if (g.heap.empty() || !(g.lambda < g.lambda_before)) continue;
+    const double most = g.lambda * (1 + kSettleMargin);
+    for (uint32_t e : constraints_[gid].row) {
+      const GroupId h = entries_[e].group;
+      if (!in_solve(h) && group(h).lambda > most) take_group(h);
+    }
+  }
+  if (comp_groups_.size() == before) return true;
+  take_owners();
+  return false;
+}
+
+// Every group on every constraint of the solve that may saturate, and so on: the connected
+// component, where no group is left out and one filling pass is exact. (An unlisted class is
+// alone on every constraint that may saturate: it is in no row and needs none.)
+void FlowSolver::take_component() {
+  for (size_t i = 0; i < comp_constraints_.size(); ++i) {
+    const Constraint& c = constraints_[comp_constraints_[i]];
+    if (c.slack) continue;
+    for (uint32_t e : c.row) take_group(entries_[e].group);
   }
 }
 
 // Every class of the group runs at `rate` from now: its column's demand leaves the filling.
 void FlowSolver::fix_group(GroupId g, double rate) {
   Group& gr = group(g);
-  gr.fixed = epoch_;
+  gr.fixed = fill_epoch_;
   gr.lambda = rate;
   for (uint32_t e : gr.column) {
     const ColumnEntry& ent = entries_[e];
@@ -397,8 +444,9 @@ void FlowSolver::push_round_keys() {
   ++round_;
 }
 
-// Every constraint of the component that may saturate: its unfixed demand (the sum over its row,
-// the groups the fast path fixed left out) and, if it has some, its place in the filling set.
+// Every constraint of the solve that may saturate: its unfixed demand (the sum over its row), what
+// the groups already fixed and those left out of the solve use of it taken off its capacity, and,
+// if it has unfixed demand, its place in the filling set.
 void FlowSolver::fill_build() {
   for (const auto& [share, cid] : fill_list_) constraints_[cid].fill_pos = -1;
   fill_list_.clear();
@@ -411,11 +459,15 @@ void FlowSolver::fill_build() {
     c.unfixed = 0;
     for (uint32_t e : c.row) {
       const ColumnEntry& ent = entries_[e];
-      if (is_fixed(ent.group)) continue;
-      c.demand += ent.demand;
-      c.unfixed += ent.count;
+      const Group& g = group(ent.group);
+      if (g.mark == epoch_ && g.fixed != fill_epoch_) {
+        c.demand += ent.demand;
+        c.unfixed += ent.count;
+      } else {
+        c.remaining -= ent.demand * g.lambda;
+      }
     }
-    if (c.unfixed > 0 && c.demand > 0) fill_list_.emplace_back(c.remaining / c.demand, cid);
+    if (c.unfixed > 0 && c.demand > 0) fill_list_.emplace_back(std::max(0.0, c.remaining) / c.demand, cid);
   }
   fill_scan_ = fill_list_.size() <= kFillScan;
   if (fill_scan_) {
@@ -474,10 +526,10 @@ void FlowSolver::move_to_group(FlowClassId id, GroupId g, int64_t now_ps, bool l
   const bool was_listed = k.listed;
   if (k.group != kNoGroup) remove_from_group(id, k.members);
   Group& gr = group(g);
-  if (gr.heap.empty()) {  // a fresh curve; solve() did not bring this group to now
+  take_group(g);  // (a class's own group, or a constraint's that was empty)
+  if (gr.heap.empty()) {  // a fresh curve
     gr.service = 0;
     gr.last_ps = now_ps;
-    touched_groups_.push_back(g);
   } else {  // two classes in one group: both in its column
     list = true;
     const FlowClassId first = gr.heap.top_id();
@@ -498,19 +550,14 @@ void FlowSolver::solve(Time now) {
   if (dirty_classes_.empty()) return;
   ++solves_;
   ++epoch_;
-  const int64_t now_ps = now.ps();
+  now_ps_ = now.ps();
+  const int64_t now_ps = now_ps_;
   comp_constraints_.clear();
   comp_groups_.clear();
-  touched_groups_.clear();
+  owners_taken_ = 0;
+  alone_.clear();
   solving_.swap(dirty_classes_);
   dirty_classes_.clear();
-  auto take_constraint = [&](ConstraintId cid) {
-    Constraint& c = constraints_[cid];
-    if (c.mark != epoch_) {
-      c.mark = epoch_;
-      comp_constraints_.push_back(cid);
-    }
-  };
   // Seeds: the constraints of every dirty class (a class that emptied still changes its
   // constraints' other users). A class new to the solver joins the group of its ceiling: the
   // filling moves it if another constraint or its bound fixes it first.
@@ -527,58 +574,52 @@ void FlowSolver::solve(Time now) {
         add_ceiling(constraints_[e.constraint], k.members * e.weight * (ceiling - k.ceiling));
       k.ceiling = ceiling;
     }
-    if (k.group == kNoGroup) move_to_group(id, k.ceiling_group, now_ps, /*list=*/false);
   }
   for (ConstraintId cid : released_seeds_) take_constraint(cid);
   released_seeds_.clear();
-  const size_t seeds = comp_constraints_.size();
-  for (FlowClassId id : solving_) {
-    const FlowClass& k = classes_[id];
-    if (k.live && k.members > 0) take_group(k.group);
-  }
-  // The connected component: constraints that may saturate <-> groups, through rows and columns.
   // Only a seed can have changed whether it is slack (its classes' ceilings are the ones that
-  // moved); one that was not slack before still joins its groups, whose rates it may have held down.
-  for (size_t i = 0; i < comp_constraints_.size(); ++i) {
+  // moved); seed_was_slack_ keeps each one's judgement before the solve.
+  const size_t seeds = comp_constraints_.size();
+  seed_was_slack_.resize(seeds);
+  for (size_t i = 0; i < seeds; ++i) {
     const ConstraintId cid = comp_constraints_[i];
     Constraint& c = constraints_[cid];
-    if (i < seeds) {
-      const bool was_slack = c.slack;
-      c.slack = is_slack(c, cid);
-      if (was_slack && c.slack) continue;
-    } else if (c.slack) {
-      continue;
-    }
+    seed_was_slack_[i] = c.slack;
+    c.slack = is_slack(c, cid);
+  }
+  for (FlowClassId id : solving_) {
+    const FlowClass& k = classes_[id];
+    if (!k.live || k.members == 0) continue;
+    if (k.group == kNoGroup) move_to_group(id, k.ceiling_group, now_ps, /*list=*/false);
+    else take_group(k.group);
+  }
+  // A seed that may saturate brings in the group it fixes; one that could not saturate before
+  // brings in every group on it, whose rates it may now hold down.
+  for (size_t i = 0; i < seeds; ++i) {
+    const ConstraintId cid = comp_constraints_[i];
+    Constraint& c = constraints_[cid];
+    const bool was_slack = seed_was_slack_[i];
+    if (was_slack && c.slack) continue;
     // A shared constraint lists its unlisted classes first: from now on they share.
     if (c.unlisted > 0 && c.active.size() > 1) {
       for (FlowClassId id : c.active) {
         const FlowClass& k = classes_[id];
         if (k.listed || k.group == kNoGroup) continue;
         list_class(id);
-        for (const FlowElement& e : k.elements) take_constraint(e.constraint);
+        take_group(k.group);
       }
     }
-    for (uint32_t e : c.row) {
-      const GroupId g = entries_[e].group;
-      if (group(g).mark != epoch_) take_group(g);
-    }
+    // (An unlisted class alone in its group is alone on every constraint that may saturate: a
+    // change on one that leaves it alone leaves its rate.)
+    const Group& owner = constraint_groups_[cid];
+    if (!owner.heap.empty() && classes_[owner.heap.top_id()].listed) take_group(cid);
+    if (was_slack)
+      for (uint32_t e : c.row) take_group(entries_[e].group);
   }
+  take_owners();
   // Nothing left running here: every class of these constraints emptied, and so did their groups.
   if (comp_groups_.empty()) return;
 
-  // Bring every group to `now` under its old rate before rates change (an empty one starts its
-  // curve when a class joins it, in move_to_group()); and list its bounded classes.
-  bounded_.clear();
-  for (GroupId gid : comp_groups_) {
-    Group& g = group(gid);
-    advance_group(g, now_ps);
-    g.lambda_before = g.lambda;
-    touched_groups_.push_back(gid);
-    classes_solved_ += g.heap.size();
-    if (g.bounded == 0) continue;
-    for (const auto& item : g.heap.items())
-      if (std::isfinite(classes_[item.second].bound)) bounded_.push_back(item.second);
-  }
   // Fast path: a dirty class alone on all of its constraints that may saturate takes the
   // smallest of them (or its bound) without entering the filling. A ring's hops are all like this.
   for (FlowClassId id : solving_) {
@@ -594,21 +635,55 @@ void FlowSolver::solve(Time now) {
     }
     if (!alone) continue;
     if (k.group != k.ceiling_group) move_to_group(id, k.ceiling_group, now_ps, /*list=*/false);
-    Group& g = group(k.ceiling_group);
-    if (g.heap.size() != 1) continue;  // (never: a class alone on its bottleneck is its group)
-    g.fixed = epoch_;
-    g.lambda = k.ceiling;
+    if (group(k.ceiling_group).heap.size() != 1) continue;  // (never: a class alone on its bottleneck is its group)
+    alone_.emplace_back(k.ceiling_group, k.ceiling);
   }
   solving_.clear();
+
+  fill_pass();
+  constexpr int kMaxPasses = 4;
+  for (int pass = 1; !settled(); ++pass) {
+    if (pass == kMaxPasses) {
+      take_component();
+      fill_pass();
+      break;
+    }
+    fill_pass();
+  }
+  for (GroupId gid : comp_groups_) {
+    Group& g = group(gid);
+    if (!is_fixed(gid) && !g.heap.empty()) throw std::logic_error("FlowSolver: unconstrained class");
+    classes_solved_ += g.heap.size();
+    if (g.moved || g.lambda != g.lambda_before) update_group_completion(gid);
+    g.moved = false;
+  }
+}
+
+// One progressive filling over the groups of the solve, none fixed but the fast path's.
+void FlowSolver::fill_pass() {
+  ++fill_epoch_;
+  const int64_t now_ps = now_ps_;
+  for (const auto& [gid, rate] : alone_) {
+    Group& g = group(gid);
+    g.fixed = fill_epoch_;
+    g.lambda = rate;
+  }
+  bounded_.clear();
+  for (GroupId gid : comp_groups_) {
+    const Group& g = group(gid);
+    if (g.bounded == 0) continue;
+    for (const auto& item : g.heap.items())
+      if (std::isfinite(classes_[item.second].bound)) bounded_.push_back(item.second);
+  }
   std::sort(bounded_.begin(), bounded_.end(), [&](FlowClassId a, FlowClassId b) {
     return classes_[a].bound < classes_[b].bound || (classes_[a].bound == classes_[b].bound && a < b);
   });
   fill_build();
 
-  // Progressive filling: every unfixed group runs at the common level lambda; the constraint
-  // with the smallest remaining/demand saturates first and fixes its group, after taking in the
-  // unfixed classes on it from other groups; a class bound below that level is fixed at its
-  // bound, in its own group.
+  // Every unfixed group runs at the common level lambda; the constraint with the smallest
+  // remaining/demand saturates first and fixes its group, after taking in the unfixed classes on
+  // it from other groups of the solve; a class bound below that level is fixed at its bound, in
+  // its own group.
   size_t next_bounded = 0;
   for (;;) {
     while (next_bounded < bounded_.size() && is_fixed(classes_[bounded_[next_bounded]].group)) ++next_bounded;
@@ -631,18 +706,12 @@ void FlowSolver::solve(Time now) {
       for (size_t i = 0; i < c.active.size(); ++i) {
         const FlowClassId id = c.active[i];
         const GroupId g = classes_[id].group;
-        if (g != cid && !is_fixed(g)) move_to_group(id, cid, now_ps, /*list=*/true);
+        if (g != cid && in_solve(g) && !is_fixed(g)) move_to_group(id, cid, now_ps, /*list=*/true);
       }
     }
     fix_group(cid, lambda_c);
     c.demand = 0;
     push_round_keys();
-  }
-  for (GroupId gid : touched_groups_) {  // (every group of the component, and the fresh ones)
-    Group& g = group(gid);
-    if (!is_fixed(gid) && !g.heap.empty()) throw std::logic_error("FlowSolver: unconstrained class");
-    if (g.moved || g.lambda != g.lambda_before) update_group_completion(gid);
-    g.moved = false;
   }
 }
 

@@ -22,9 +22,14 @@
 //    Progressive filling fixes a whole group by walking its column, and visits a class only when
 //    it changes group (a constraint saturating under a class of another unfixed group takes it,
 //    a class reaching its bound moves to its own group).
-//  * Selective re-solve. A start or finish marks its class dirty; solve() re-computes only the
-//    connected component (constraints <-> groups, through rows and columns) that the dirty
-//    classes touch: a union of the class-level components, so the same rates.
+//  * Incremental re-solve. A start or finish marks its class dirty; solve() re-fills only the
+//    groups the change can reach: the dirty classes' groups, the groups their constraints fix,
+//    and, closed over, the group each of those groups' constraints fixes (a rate that moves
+//    changes what is left on every constraint it uses). Every other group keeps its rate, and
+//    its usage is taken off the capacities before the filling. If a group whose rate fell now
+//    runs slower than a group left out on the constraint that fixes it, that group was not
+//    bottlenecked where it thought: it joins and the filling runs again (after a few such
+//    passes, the whole connected component, which is always exact).
 //  * Slack constraints. Each class has a ceiling: the rate it would get alone (its bound, or its
 //    tightest constraint's capacity over its demand there). A constraint whose classes could all
 //    run at their ceilings within its capacity never saturates, so it neither couples its classes
@@ -153,10 +158,11 @@ class FlowSolver {
     IndexedHeap<double, ClassInGroup> heap;  // classes by the group service of their first finish
     std::vector<uint32_t> column;  // its entries, one per constraint its classes use, unordered
     uint32_t bounded = 0;          // classes with a finite bound
-    uint32_t mark = 0;             // solve(): in the component (epoch)
-    uint32_t fixed = 0;            // solve(): its rate is set (epoch)
-    // solve() scratch: the rate before the solve, and whether a class joined, left or was re-keyed;
-    // a group with neither change keeps its completion time.
+    uint32_t mark = 0;             // solve(): in the solve (epoch_)
+    uint32_t fixed = 0;            // solve(): its rate is set in this filling pass (fill_epoch_)
+    // solve() scratch: the rate before the solve (kUnbounded if it was empty: nothing is known
+    // of the rates on its constraint), and whether a class joined, left or was re-keyed; a group
+    // with neither change keeps its completion time.
     double lambda_before = 0;
     bool moved = false;
   };
@@ -226,8 +232,20 @@ class FlowSolver {
   void leave_columns(FlowClassId id, double members);
   void list_class(FlowClassId id);
   void member_change(const FlowClass& k, double delta);
-  bool is_fixed(GroupId g) const { return group(g).fixed == epoch_; }
-  void take_group(GroupId g);  // into the component
+  bool in_solve(GroupId g) const { return group(g).mark == epoch_; }
+  bool is_fixed(GroupId g) const { return group(g).fixed == fill_epoch_; }
+  void take_constraint(ConstraintId cid) {
+    Constraint& c = constraints_[cid];
+    if (c.mark != epoch_) {
+      c.mark = epoch_;
+      comp_constraints_.push_back(cid);
+    }
+  }
+  void take_group(GroupId g);  // into the solve, brought to now under its old rate
+  void take_owners();          // closes the solve over "the group a member's constraint fixes"
+  bool settled();              // no group left out runs faster than the constraint fixing it
+  void take_component();       // every group connected through constraints that may saturate
+  void fill_pass();            // progressive filling of the solve's unfixed groups
   void fix_group(GroupId g, double rate);
   void push_round_keys();
   // The filling set: constraints by fair share, the smallest first (ties: the lowest id).
@@ -253,6 +271,8 @@ class FlowSolver {
   IndexedHeap<int64_t, GroupInCompletions> completions_{GroupInCompletions{this}};  // groups by finish ps
   size_t active_flows_ = 0;
   uint32_t epoch_ = 0;
+  uint32_t fill_epoch_ = 0;
+  int64_t now_ps_ = 0;  // the time of the solve under way
   uint64_t solves_ = 0;
   uint64_t classes_solved_ = 0;
   // scratch reused by solve()
@@ -263,7 +283,9 @@ class FlowSolver {
   std::vector<ConstraintId> released_seeds_;  // constraints of dirty classes released before solve()
   std::vector<FlowClassId> bounded_;
   std::vector<FlowClassId> solving_;  // the dirty classes of the solve under way
-  std::vector<GroupId> touched_groups_;
+  std::vector<bool> seed_was_slack_;
+  size_t owners_taken_ = 0;           // comp_groups_[0, owners_taken_) have their owners taken
+  std::vector<std::pair<GroupId, double>> alone_;  // groups the fast path fixes, and their rates
   std::vector<ConstraintId> round_touched_;
   uint32_t round_ = 1;
   // Up to kFillScan constraints the filling set is an unordered array, scanned for its smallest

@@ -610,5 +610,115 @@ TEST(FlowSolver, AClassAloneOnItsLinksCouplesWhenAnotherComes) {
   EXPECT_DOUBLE_EQ(s.rate(fk), 2);
 }
 
+// A start on a link re-fills the groups that link fixes, not a group bottlenecked elsewhere
+// that only uses it: A (1 unit) holds f1 and f2 at 1/2 each; B (10) gives f3 the 9.5 f2 leaves.
+// A second flow on B (f4) halves B's share, 4.75, still above A's 1/2: f1 and f2 keep their
+// rates and stay out of the solve (two classes re-solved, not four).
+TEST(FlowSolver, AChangeAboveAGroupLeavesItOutOfTheSolve) {
+  FlowSolver s;
+  const ConstraintId a = s.add_constraint(1), b = s.add_constraint(10);
+  const FlowId f1 = start1(s, {{a, 1}}, 1e3, 1);
+  const FlowId f2 = start1(s, {{a, 1}, {b, 1}}, 1e3, 2);
+  const FlowId f3 = start1(s, {{b, 1}}, 1e3, 3);
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(f3), 9.5);
+  const uint64_t before = s.classes_solved();
+  const FlowId f4 = start1(s, {{b, 1}}, 1e3, 4);
+  s.solve(Time::zero());
+  EXPECT_EQ(s.classes_solved() - before, 2u);
+  EXPECT_DOUBLE_EQ(s.rate(f1), 0.5);
+  EXPECT_DOUBLE_EQ(s.rate(f2), 0.5);
+  EXPECT_DOUBLE_EQ(s.rate(f3), 4.75);
+  EXPECT_DOUBLE_EQ(s.rate(f4), 4.75);
+}
+
+// The same with B at 1.2: a second flow on B leaves 0.35 each to f3 and f4 if f2 keeps its 1/2,
+// and f2 would then run faster than the others on B, where it is not bottlenecked: its group joins
+// the solve. Max-min: B fixes f2, f3, f4 at 0.4; A gives f1 the 0.6 left.
+TEST(FlowSolver, AGroupLeftOutThatWouldRunFasterJoinsTheSolve) {
+  FlowSolver s;
+  const ConstraintId a = s.add_constraint(1), b = s.add_constraint(1.2);
+  const FlowId f1 = start1(s, {{a, 1}}, 1e3, 1);
+  const FlowId f2 = start1(s, {{a, 1}, {b, 1}}, 1e3, 2);
+  const FlowId f3 = start1(s, {{b, 1}}, 1e3, 3);
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(f2), 0.5);
+  EXPECT_NEAR(s.rate(f3), 0.7, 1e-15);
+  const FlowId f4 = start1(s, {{b, 1}}, 1e3, 4);
+  s.solve(Time::zero());
+  EXPECT_NEAR(s.rate(f1), 0.6, 1e-15);
+  EXPECT_NEAR(s.rate(f2), 0.4, 1e-15);
+  EXPECT_NEAR(s.rate(f3), 0.4, 1e-15);
+  EXPECT_NEAR(s.rate(f4), 0.4, 1e-15);
+}
+
+// Flows between the leaves of a three-level tree (each up and down link a constraint, some
+// flows also on a shared "HBM" of the leaf): the bottlenecks sit at every level, so a change
+// reaches groups through the owners of their links, and groups left out must join when a rate
+// falls below theirs. Against a solver built from scratch after every step, to 1e-12 relative.
+TEST(FlowSolver, TreeSequencesMatchAFreshSolve) {
+  RandomStream rng(2026);
+  constexpr int kLeaves = 16, kPods = 4;
+  for (int trial = 0; trial < 30; ++trial) {
+    FlowSolver s;
+    std::vector<double> caps;
+    auto add = [&](double c) {
+      caps.push_back(c);
+      return s.add_constraint(c);
+    };
+    std::vector<ConstraintId> leaf_up, leaf_down, pod_up, pod_down, hbm;
+    for (int i = 0; i < kLeaves; ++i) {
+      leaf_up.push_back(add(rng.uniform(1, 4)));
+      leaf_down.push_back(add(rng.uniform(1, 4)));
+      hbm.push_back(add(rng.uniform(3, 12)));
+    }
+    for (int p = 0; p < kPods; ++p) {
+      pod_up.push_back(add(rng.uniform(2, 8)));
+      pod_down.push_back(add(rng.uniform(2, 8)));
+    }
+    struct Cls { FlowClassId id; std::vector<FlowElement> els; double bound; };
+    std::vector<Cls> classes;
+    for (int k = 0; k < 40; ++k) {
+      const int src = static_cast<int>(rng.uniform_int(kLeaves));
+      int dst = static_cast<int>(rng.uniform_int(kLeaves - 1));
+      if (dst >= src) ++dst;
+      std::vector<FlowElement> els{{leaf_up[src], 1}, {leaf_down[dst], 1}};
+      const int ps = src / (kLeaves / kPods), pd = dst / (kLeaves / kPods);
+      if (ps != pd) {
+        els.push_back({pod_up[ps], 1});
+        els.push_back({pod_down[pd], 1});
+      }
+      if (rng.uniform01() < 0.3) els.push_back({hbm[src], rng.uniform(0.5, 2)});
+      const double bound = rng.uniform01() < 0.1 ? rng.uniform(0.2, 2) : FlowSolver::kUnbounded;
+      classes.push_back({s.make_class(els, bound), els, bound});
+    }
+    struct Live { FlowId id; size_t cls; };
+    std::vector<Live> live;
+    for (int step = 0; step < 120; ++step) {
+      if (rng.uniform01() < 0.55 || live.empty()) {
+        const size_t k = rng.uniform_int(classes.size());
+        live.push_back({s.start(classes[k].id, 100, static_cast<uint64_t>(step), Time::zero()), k});
+      } else {
+        const size_t i = rng.uniform_int(live.size());
+        ASSERT_TRUE(s.cancel(live[i].id, Time::zero()));
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+      s.solve(Time::zero());
+      FlowSolver fresh;
+      for (double c : caps) fresh.add_constraint(c);
+      std::vector<FlowClassId> fresh_cls;
+      for (const Cls& k : classes) fresh_cls.push_back(fresh.make_class(k.els, k.bound));
+      std::vector<FlowId> fresh_ids;
+      for (const Live& f : live) fresh_ids.push_back(fresh.start(fresh_cls[f.cls], 100, 0, Time::zero()));
+      fresh.solve(Time::zero());
+      for (size_t i = 0; i < live.size(); ++i) {
+        const double want = fresh.rate(fresh_ids[i]);
+        ASSERT_GT(want, 0);
+        ASSERT_NEAR(s.rate(live[i].id), want, 1e-12 * want) << "trial " << trial << " step " << step << " flow " << i;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace parallax

@@ -39,6 +39,7 @@ void FlowSolver::set_capacity(ConstraintId c, double capacity) {
   Constraint& con = constraints_.at(c);
   con.capacity = capacity;
   con.rescan = true;
+  ++capacity_changes_;
   // With classes, the next solve re-judges it (it is their constraint); without, judge it here.
   if (con.active.empty()) con.slack = capacity > 0;
   for (FlowClassId k : con.active) mark_dirty(k);
@@ -74,6 +75,7 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
   k.slot.assign(k.elements.size(), 0);
   k.entry.assign(k.elements.size(), 0);
   k.bound = bound;
+  k.ceiling_capacities = UINT64_MAX;  // (a reused id's ceiling was another class's)
   k.members = 0;
   k.heap.clear();
   k.cancelled = 0;
@@ -564,9 +566,13 @@ void FlowSolver::solve(Time now) {
   for (FlowClassId id : solving_) {
     FlowClass& k = classes_[id];
     k.dirty = false;
+    k.seen = epoch_;
     if (!k.live) continue;
     for (const FlowElement& e : k.elements) take_constraint(e.constraint);
     if (k.members == 0) continue;
+    if (k.ceiling_capacities == capacity_changes_ && k.ceiling_members == k.members) continue;
+    k.ceiling_capacities = capacity_changes_;
+    k.ceiling_members = k.members;
     k.ceiling_group = kOwnGroup | id;
     const double ceiling = alone_rate(k, k.ceiling_group);
     if (ceiling != k.ceiling) {
@@ -587,6 +593,7 @@ void FlowSolver::solve(Time now) {
     seed_was_slack_[i] = c.slack;
     c.slack = is_slack(c, cid);
   }
+  if (all_alone(seeds)) return fix_alone();
   for (FlowClassId id : solving_) {
     const FlowClass& k = classes_[id];
     if (!k.live || k.members == 0) continue;
@@ -650,6 +657,11 @@ void FlowSolver::solve(Time now) {
     }
     fill_pass();
   }
+  finish_solve();
+}
+
+// Every group of the solve has its rate: its completion moves if its rate or its classes did.
+void FlowSolver::finish_solve() {
   for (GroupId gid : comp_groups_) {
     Group& g = group(gid);
     if (!is_fixed(gid) && !g.heap.empty()) throw std::logic_error("FlowSolver: unconstrained class");
@@ -657,6 +669,34 @@ void FlowSolver::solve(Time now) {
     if (g.moved || g.lambda != g.lambda_before) update_group_completion(gid);
     g.moved = false;
   }
+}
+
+// Whether every seed that may saturate (or could before) carries at most one class, a dirty one:
+// then every dirty class runs alone at its ceiling and no other class sees the change (a ring's
+// step: each hop's next chunk on its own link).
+bool FlowSolver::all_alone(size_t seeds) const {
+  for (size_t i = 0; i < seeds; ++i) {
+    const Constraint& c = constraints_[comp_constraints_[i]];
+    if (c.slack && seed_was_slack_[i]) continue;
+    if (c.active.size() > 1 || (c.active.size() == 1 && classes_[c.active[0]].seen != epoch_)) return false;
+  }
+  return true;
+}
+
+// The solve when all_alone(): each dirty class in the group of its ceiling, at its ceiling.
+void FlowSolver::fix_alone() {
+  ++fill_epoch_;
+  for (FlowClassId id : solving_) {
+    FlowClass& k = classes_[id];
+    if (!k.live || k.members == 0) continue;
+    if (k.group != kNoGroup) take_group(k.group);
+    move_to_group(id, k.ceiling_group, now_ps_, /*list=*/false);
+    Group& g = group(k.ceiling_group);
+    g.fixed = fill_epoch_;
+    g.lambda = k.ceiling;
+  }
+  solving_.clear();
+  finish_solve();
 }
 
 // One progressive filling over the groups of the solve, none fixed but the fast path's.

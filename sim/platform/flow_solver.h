@@ -181,6 +181,11 @@ class FlowSolver {
     double bound = kUnbounded;
     double ceiling = 0;          // per-member rate alone; as of the solve that last saw it dirty
     GroupId ceiling_group = kNoGroup;  // the group that rate would put it in
+    // What the ceiling was computed for: it holds while no capacity changed and the class has as
+    // many members (a ring's hop empties and refills its class at every step).
+    uint64_t ceiling_capacities = UINT64_MAX;
+    uint32_t ceiling_members = 0;
+    uint32_t seen = 0;           // solve(): dirty in this solve (epoch_)
     uint32_t members = 0;
     std::vector<Member> heap;    // min-heap by level (class-service units); cancelled ones lazily
     uint32_t cancelled = 0;      // entries of `heap` whose flow was cancelled (not yet dropped)
@@ -246,6 +251,9 @@ class FlowSolver {
   bool settled();              // no group left out runs faster than the constraint fixing it
   void take_component();       // every group connected through constraints that may saturate
   void fill_pass();            // progressive filling of the solve's unfixed groups
+  bool all_alone(size_t seeds) const;
+  void fix_alone();
+  void finish_solve();
   void fix_group(GroupId g, double rate);
   void push_round_keys();
   // The filling set: constraints by fair share, the smallest first (ties: the lowest id).
@@ -272,6 +280,7 @@ class FlowSolver {
   size_t active_flows_ = 0;
   uint32_t epoch_ = 0;
   uint32_t fill_epoch_ = 0;
+  uint64_t capacity_changes_ = 0;  // set_capacity() calls so far
   int64_t now_ps_ = 0;  // the time of the solve under way
   uint64_t solves_ = 0;
   uint64_t classes_solved_ = 0;

@@ -720,5 +720,31 @@ TEST(FlowSolver, TreeSequencesMatchAFreshSolve) {
   }
 }
 
+// A class keeps its ceiling (its rate alone) between solves while its member count and the
+// capacities stay: a hop that empties and refills runs at the same rate, and one whose link
+// changed meanwhile at the new one.
+TEST(FlowSolver, AClassThatRefillsKeepsItsCeilingUntilACapacityChanges) {
+  FlowSolver s;
+  const ConstraintId l = s.add_constraint(2), hbm = s.add_constraint(100);
+  const FlowClassId k = s.make_class(Els{{l, 1}, {hbm, 1}});
+  FlowId f = s.start(k, 1e3, 1, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(f), 2);
+  s.cancel(f, Time::zero());
+  f = s.start(k, 1e3, 2, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(f), 2);
+  s.cancel(f, Time::zero());
+  s.solve(Time::zero());
+  s.set_capacity(l, 4);
+  f = s.start(k, 1e3, 3, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(f), 4);
+  const FlowId g = s.start(k, 1e3, 4, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(f), 2);
+  EXPECT_DOUBLE_EQ(s.rate(g), 2);
+}
+
 }  // namespace
 }  // namespace parallax

@@ -12,6 +12,7 @@
 #include "hw/calibration_summary.h"
 #include "hw/cuda_error_message.h"
 #include "hw/hw_backend.h"
+#include "sim/experiment/version.h"
 #include "sim/report/atomic_file.h"
 #include "sim/scenario/model_catalog_reader.h"
 
@@ -82,7 +83,7 @@ int calibrate(const HwOptions& o) {
   std::fprintf(stderr, "%zu cases on GPU %d (%s), estimated %.0f s\n", plan.cases.size(), o.device, facts.name.c_str(),
                plan.estimated_seconds());
   size_t done = 0;
-  CalibrationResult result = run_plan(plan, o.device, PARALLAX_GIT_COMMIT, [&](const CaseOutcome& c) {
+  CalibrationResult result = run_plan(plan, o.device, kParallaxGitCommit, [&](const CaseOutcome& c) {
     ++done;
     if (c.ok)
       std::fprintf(stderr, "[%3zu/%zu] %-48s %.2f s\n", done, plan.cases.size(), c.plan_case->id.c_str(), c.seconds);

@@ -355,8 +355,8 @@ void FlowSolver::member_change(const FlowClass& k, double delta) {
   }
 }
 
-// A group joins the solve with every constraint of its column. Its rate is still the old one:
-// bring its service curve to now under it, and keep it (the filling may change it).
+// A group joins the solve (its column's constraints join in take_owners()). Its rate is still the
+// old one: bring its service curve to now under it, and keep it (the filling may change it).
 void FlowSolver::take_group(GroupId g) {
   Group& gr = group(g);
   if (gr.mark == epoch_) return;
@@ -364,19 +364,20 @@ void FlowSolver::take_group(GroupId g) {
   comp_groups_.push_back(g);
   advance_group(gr, now_ps_);
   gr.lambda_before = gr.heap.empty() ? kUnbounded : gr.lambda;
-  for (uint32_t e : gr.column) take_constraint(entries_[e].constraint);
 }
 
-// A group in the solve may change its rate, and with it what is left on each constraint it
-// uses: the group that constraint fixes (its owner) joins too. A slack constraint fixes no one.
+// Each group taken since the last call brings in the constraints of its column that may
+// saturate (a slack one never enters the filling) and, since its rate may change and with it
+// what is left on each of them, the group each of them fixes (its owner).
 void FlowSolver::take_owners() {
   for (; owners_taken_ < comp_groups_.size(); ++owners_taken_) {
     const GroupId g = comp_groups_[owners_taken_];
     for (uint32_t e : group(g).column) {
       const ConstraintId cid = entries_[e].constraint;
-      if (cid != g && !constraints_[cid].slack && constraint_groups_[cid].mark != epoch_ &&
-          !constraint_groups_[cid].heap.empty())
-        take_group(cid);
+      if (constraints_[cid].slack) continue;
+      take_constraint(cid);
+      const Group& owner = constraint_groups_[cid];
+      if (owner.mark != epoch_ && !owner.heap.empty()) take_group(cid);
     }
   }
 }
@@ -413,6 +414,7 @@ void FlowSolver::take_component() {
     const Constraint& c = constraints_[comp_constraints_[i]];
     if (c.slack) continue;
     for (uint32_t e : c.row) take_group(entries_[e].group);
+    take_owners();
   }
 }
 

@@ -83,6 +83,7 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
   k.s_base = k.g_base = 0;
   k.group_pos = -1;
   k.listed = false;
+  k.in_lists = false;
   k.live = true;
   Group& own = own_groups_[id];
   own.heap.clear();
@@ -100,6 +101,7 @@ void FlowSolver::release_class(FlowClassId id) {
   // them as seeds of the next solve, which no longer sees this class's elements.
   if (k.dirty)
     for (const FlowElement& e : k.elements) released_seeds_.push_back(e.constraint);
+  if (k.in_lists) leave_lists(id);
   k.live = false;
   free_classes_.push_back(id);
 }
@@ -171,37 +173,53 @@ bool FlowSolver::cancel(FlowId f, Time now) {
   return true;
 }
 
+// A class that emptied since the last solve is still in its constraints' lists: it only counts
+// again (a ring's hop, refilled a step after it emptied, with no solve between).
 void FlowSolver::activate(FlowClassId id) {
   FlowClass& k = classes_[id];
+  const bool listed = k.in_lists;
+  k.in_lists = true;
   for (size_t i = 0; i < k.elements.size(); ++i) {
     Constraint& c = constraints_[k.elements[i].constraint];
-    k.slot[i] = static_cast<uint32_t>(c.active.size());
-    c.active.push_back(id);
+    if (!listed) {
+      k.slot[i] = static_cast<uint32_t>(c.active.size());
+      c.active.push_back(id);
+    }
+    ++c.busy;
     ++c.unlisted;  // a class starts in no group: in no column
     c.ceiling_sum += k.elements[i].weight * k.ceiling;  // its first member (see is_slack())
   }
 }
 
-// The class lost its last `removed` members. Its group's completion is the caller's to update
-// (collect_completed() does it once per group, after all of the group's classes that finish).
-void FlowSolver::deactivate(FlowClassId id, uint32_t removed) {
+// Out of its constraints' lists: at the first solve after it emptied, or when it is released.
+void FlowSolver::leave_lists(FlowClassId id) {
   FlowClass& k = classes_[id];
+  k.in_lists = false;
   for (size_t i = 0; i < k.elements.size(); ++i) {
     const ConstraintId c = k.elements[i].constraint;
-    Constraint& con = constraints_[c];
-    auto& list = con.active;
+    auto& list = constraints_[c].active;
     const uint32_t pos = k.slot[i];
     const FlowClassId moved = list.back();
     list[pos] = moved;
     list.pop_back();
-    if (!k.listed) --con.unlisted;
-    if (list.empty()) con.ceiling_sum = 0;  // what rounding left of the sum goes
-    else add_ceiling(con, -(removed * k.elements[i].weight * k.ceiling));
     if (moved != id) {
       FlowClass& m = classes_[moved];
       for (size_t j = 0; j < m.elements.size(); ++j)
         if (m.elements[j].constraint == c) m.slot[j] = pos;
     }
+  }
+}
+
+// The class lost its last `removed` members. Its group's completion is the caller's to update
+// (collect_completed() does it once per group, after all of the group's classes that finish).
+// It stays in its constraints' lists until the next solve (leave_lists()).
+void FlowSolver::deactivate(FlowClassId id, uint32_t removed) {
+  FlowClass& k = classes_[id];
+  for (size_t i = 0; i < k.elements.size(); ++i) {
+    Constraint& con = constraints_[k.elements[i].constraint];
+    if (!k.listed) --con.unlisted;
+    if (--con.busy == 0) con.ceiling_sum = 0;  // what rounding left of the sum goes
+    else add_ceiling(con, -(removed * k.elements[i].weight * k.ceiling));
   }
   k.heap.clear();
   k.cancelled = 0;
@@ -571,7 +589,10 @@ void FlowSolver::solve(Time now) {
     k.seen = epoch_;
     if (!k.live) continue;
     for (const FlowElement& e : k.elements) take_constraint(e.constraint);
-    if (k.members == 0) continue;
+    if (k.members == 0) {
+      if (k.in_lists) leave_lists(id);  // (every list the solve reads holds busy classes only)
+      continue;
+    }
     if (k.ceiling_capacities == capacity_changes_ && k.ceiling_members == k.members) continue;
     k.ceiling_capacities = capacity_changes_;
     k.ceiling_members = k.members;

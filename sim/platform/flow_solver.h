@@ -134,7 +134,10 @@ class FlowSolver {
   };
   struct Constraint {
     double capacity = 0;
-    std::vector<FlowClassId> active;  // classes with members, unordered (swap-remove)
+    // Classes with members, and those that emptied since the last solve (in no solve's view),
+    // unordered (swap-remove); busy counts the former.
+    std::vector<FlowClassId> active;
+    uint32_t busy = 0;
     std::vector<uint32_t> row;        // entries of the groups with classes on it, unordered
     int32_t self_entry = -1;          // the entry of its own group, if any
     uint32_t unfixed = 0;             // solve() scratch: classes on it not fixed yet
@@ -196,6 +199,7 @@ class FlowSolver {
     int32_t group_pos = -1;      // position in its group's heap
     bool live = false;
     bool dirty = false;
+    bool in_lists = false;       // in its constraints' Constraint::active
   };
   struct Flow {
     FlowClassId cls = 0;
@@ -216,6 +220,7 @@ class FlowSolver {
   double class_service(const FlowClass& k, int64_t now_ps) const;
   void activate(FlowClassId id);
   void deactivate(FlowClassId id, uint32_t removed);
+  void leave_lists(FlowClassId id);
   void mark_dirty(FlowClassId id);
   double alone_rate(const FlowClass& k, GroupId& g) const;
   // What it judges, and why the running sum holds: flow_solver.cpp, above rescan_ceilings().

@@ -746,5 +746,48 @@ TEST(FlowSolver, AClassThatRefillsKeepsItsCeilingUntilACapacityChanges) {
   EXPECT_DOUBLE_EQ(s.rate(g), 2);
 }
 
+// A class that empties stays in its links' lists until the next solve: refilled before it, it
+// shares as before; released before it, its id's next class (on another link) leaves no trace on
+// the first; left empty through a solve, the other class on its link takes the whole link.
+TEST(FlowSolver, AClassEmptiedBeforeASolveCountsOnlyWithMembers) {
+  FlowSolver s;
+  const ConstraintId l = s.add_constraint(2), m = s.add_constraint(3);
+  const FlowClassId a = s.make_class(Els{{l, 1}});
+  const FlowClassId b = s.make_class(Els{{l, 1}});
+  FlowId fa = s.start(a, 1e3, 1, Time::zero());
+  const FlowId fb = s.start(b, 1e3, 2, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(fb), 1);
+  s.cancel(fa, Time::zero());
+  EXPECT_DOUBLE_EQ(s.usage(l), 1);  // (b's rate, until the next solve)
+  fa = s.start(a, 1e3, 3, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(fa), 1);
+  EXPECT_DOUBLE_EQ(s.rate(fb), 1);
+  s.cancel(fa, Time::zero());
+  s.release_class(a);
+  const FlowClassId c = s.make_class(Els{{m, 1}});
+  EXPECT_EQ(c, a);  // the id is reused
+  const FlowId fc = s.start(c, 1e3, 4, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(fb), 2);
+  EXPECT_DOUBLE_EQ(s.rate(fc), 3);
+  // A class on l and n (1.5 alone, in n's group) saturates l at 1 with b, while c (two members)
+  // and h share m at 1.5: only l's classes move to l's group.
+  const ConstraintId n = s.add_constraint(1.5);
+  const FlowId fe = s.start(s.make_class(Els{{l, 1}, {n, 1}}), 1e3, 5, Time::zero());
+  const FlowId fc2 = s.start(c, 1e3, 6, Time::zero());
+  s.set_capacity(m, 4.5);
+  const FlowId fh = s.start(s.make_class(Els{{m, 1}}), 1e3, 7, Time::zero());
+  s.solve(Time::zero());
+  EXPECT_DOUBLE_EQ(s.rate(fb), 1);
+  EXPECT_DOUBLE_EQ(s.rate(fe), 1);
+  EXPECT_DOUBLE_EQ(s.rate(fc), 1.5);
+  EXPECT_DOUBLE_EQ(s.rate(fc2), 1.5);
+  EXPECT_DOUBLE_EQ(s.rate(fh), 1.5);
+  EXPECT_DOUBLE_EQ(s.usage(l), 2);
+  EXPECT_DOUBLE_EQ(s.usage(m), 4.5);
+}
+
 }  // namespace
 }  // namespace parallax

@@ -53,6 +53,8 @@ struct TransferWorkloadSpec {
   std::string transfers_csv;            // path as resolved (relative to the scenario file); "" if none
   size_t csv_rows = 0;                  // its rows: checked at load, read again as the replay needs them
   std::vector<TransferCsvChunk> csv_chunks;
+  std::vector<TransferSpec> csv_first_chunk;  // the first chunk's rows, kept from the check
+
   double csv_bytes = 0;       // the rows' bytes, summed (the load-time bound on the run's span)
   Time csv_max_start;         // their latest start
   int csv_largest_line = 0;   // the line of the row with the most bytes

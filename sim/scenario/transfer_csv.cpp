@@ -238,8 +238,10 @@ void index_transfers_csv(const std::string& path, const NodeDirectory& nodes, Tr
   TransferCsvReader reader(in, path, nodes);
   out.csv_rows = 0;
   out.csv_chunks.clear();
+  out.csv_first_chunk.clear();
   int64_t largest = -1;
   while (std::optional<TransferSpec> t = reader.next()) {
+    if (out.csv_rows < kTransferCsvChunkRows) out.csv_first_chunk.push_back(*t);
     out.csv_bytes += static_cast<double>(t->bytes);
     out.csv_max_start = std::max(out.csv_max_start, t->start);
     if (t->bytes > largest) {
@@ -265,35 +267,47 @@ bool later_row(const TransferCsvStream::Held& a, const TransferCsvStream::Held& 
 TransferCsvStream::TransferCsvStream(const TransferWorkloadSpec& spec, NodeDirectory nodes)
     : spec_(spec), nodes_(std::move(nodes)) {
   if (spec_.transfers_csv.empty() || spec_.csv_chunks.empty()) return;
-  in_.open(spec_.transfers_csv, std::ios::binary);
-  if (!in_) throw InputError(SourceLocation{spec_.transfers_csv, 0, 0}, "", "cannot open file");
-  reader_.emplace(in_, spec_.transfers_csv, nodes_);
+  if (spec_.csv_chunks.size() > 1) {  // (the first chunk's rows were kept at load)
+    in_.open(spec_.transfers_csv, std::ios::binary);
+    if (!in_) throw InputError(SourceLocation{spec_.transfers_csv, 0, 0}, "", "cannot open file");
+    reader_.emplace(in_, spec_.transfers_csv, nodes_);
+  }
   later_min_.resize(spec_.csv_chunks.size());
   Time m = Time::max();
   for (size_t k = spec_.csv_chunks.size(); k-- > 0;) later_min_[k] = m = std::min(m, spec_.csv_chunks[k].min_start);
 }
 
+// The first chunk comes from the rows kept at load; the others from the file.
 void TransferCsvStream::read_chunk() {
-  const TransferCsvChunk& c = spec_.csv_chunks[next_chunk_++];
-  reader_->seek(c.offset, c.line);
-  for (uint32_t i = 0; i < c.rows; ++i) {
-    std::optional<TransferSpec> t = reader_->next();
-    if (!t)
-      throw InputError(SourceLocation{spec_.transfers_csv, reader_->line(), 0}, "",
-                       "the file changed while parallax ran: fewer rows than when the scenario was loaded");
-    uint32_t slot = 0;
-    if (free_slots_.empty()) {
-      slot = static_cast<uint32_t>(rows_.size());
-      rows_.push_back(CsvTransfer{std::move(*t), next_row_});
-    } else {
-      slot = free_slots_.back();
-      free_slots_.pop_back();
-      rows_[slot] = CsvTransfer{std::move(*t), next_row_};
+  const size_t k = next_chunk_++;
+  const TransferCsvChunk& c = spec_.csv_chunks[k];
+  if (k == 0) {
+    for (const TransferSpec& t : spec_.csv_first_chunk) hold(TransferSpec(t));
+  } else {
+    reader_->seek(c.offset, c.line);
+    for (uint32_t i = 0; i < c.rows; ++i) {
+      std::optional<TransferSpec> t = reader_->next();
+      if (!t)
+        throw InputError(SourceLocation{spec_.transfers_csv, reader_->line(), 0}, "",
+                         "the file changed while parallax ran: fewer rows than when the scenario was loaded");
+      hold(std::move(*t));
     }
-    pending_.push_back(Held{rows_[slot].spec.start, next_row_++, slot});
-    std::push_heap(pending_.begin(), pending_.end(), later_row);
   }
   most_held_ = std::max(most_held_, pending_.size());
+}
+
+void TransferCsvStream::hold(TransferSpec&& t) {
+  uint32_t slot = 0;
+  if (free_slots_.empty()) {
+    slot = static_cast<uint32_t>(rows_.size());
+    rows_.push_back(CsvTransfer{std::move(t), next_row_});
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+    rows_[slot] = CsvTransfer{std::move(t), next_row_};
+  }
+  pending_.push_back(Held{rows_[slot].spec.start, next_row_++, slot});
+  std::push_heap(pending_.begin(), pending_.end(), later_row);
 }
 
 // A chunk not read yet may hold a row before the earliest one held: read until none can.

@@ -5,10 +5,11 @@
 // lines starting with '#' are skipped. Errors: InputError "file:line: column 'bytes': ...".
 //
 // Memory does not grow with the file: it is read a line at a time, twice. Loading the scenario
-// checks every row and keeps only an index (index_transfers_csv: the row count and, per chunk of
-// kTransferCsvChunkRows rows, where it starts and its earliest start time). The replay then takes
-// the rows in start order as simulated time reaches them (TransferCsvStream), holding only rows
-// read but not yet issued: one chunk's worth for a file in start order. Rows out of order are
+// checks every row and keeps an index (index_transfers_csv: the row count and, per chunk of
+// kTransferCsvChunkRows rows, where it starts and its earliest start time) and the first chunk's
+// rows, so a file of one chunk is read once. The replay then takes the rows in start order as
+// simulated time reaches them (TransferCsvStream), holding only rows read but not yet issued:
+// one chunk's worth for a file in start order (two while the first is still held). Rows out of order are
 // legal; the stream reads a later chunk as soon as it may hold an earlier start, so a file whose
 // order is scrambled over its whole length ends up held whole (as before streaming).
 #pragma once
@@ -102,6 +103,7 @@ class TransferCsvStream {
 
  private:
   void read_chunk();
+  void hold(TransferSpec&& t);
 
   const TransferWorkloadSpec& spec_;
   NodeDirectory nodes_;

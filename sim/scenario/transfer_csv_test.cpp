@@ -165,6 +165,33 @@ TEST(TransferCsvStream, RowsOutOfOrderComeOutSortedStably) {
   std::filesystem::remove(path);
 }
 
+// The first chunk's rows are kept from the check at load: a file of one chunk is not opened again
+// (here it is gone before the replay), and a longer one is read again from its second chunk.
+TEST(TransferCsvStream, TheFirstChunkIsReadOnce) {
+  const std::string path = write_rows("once", 1000, [](size_t i) { return static_cast<double>(999 - i); });
+  TransferWorkloadSpec spec;
+  spec.transfers_csv = path;
+  index_transfers_csv(path, kNodes, spec);
+  EXPECT_EQ(spec.csv_first_chunk.size(), 1000u);
+  std::filesystem::remove(path);
+  TransferCsvStream stream(spec, kNodes);
+  const std::vector<int64_t> got = drain(stream);
+  ASSERT_EQ(got.size(), 1000u);
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], static_cast<int64_t>(1000 - i)) << "row " << i;
+
+  const size_t n = kTransferCsvChunkRows + 10;
+  const std::string longer = write_rows("twice", n, [](size_t i) { return static_cast<double>(i); });
+  TransferWorkloadSpec two;
+  two.transfers_csv = longer;
+  index_transfers_csv(longer, kNodes, two);
+  EXPECT_EQ(two.csv_first_chunk.size(), size_t{kTransferCsvChunkRows});
+  TransferCsvStream again(two, kNodes);
+  const std::vector<int64_t> all = drain(again);
+  ASSERT_EQ(all.size(), n);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(all[i], static_cast<int64_t>(i + 1)) << "row " << i;
+  std::filesystem::remove(longer);
+}
+
 TEST(TransferCsvStream, BadRowFoundWhenIndexing) {
   const std::string path = write_rows("bad", 10, [](size_t i) { return static_cast<double>(i); });
   std::ofstream(path, std::ios::app) << "gpu0,gpu7,1,0\n";

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "sim/engine/random_streams.h"
@@ -382,6 +383,31 @@ TEST(FlowSolver, RandomSequencesStayMaxMinFair) {
   }
 }
 
+// A live flow of a random-sequence test: its id and the index of its class.
+struct LiveOf {
+  FlowId id;
+  size_t cls;
+};
+
+// Every live flow of `s` has the rate a solver built from scratch gives (same capacities, classes
+// and flows; max-min rates are unique), to 1e-12 relative.
+void expect_matches_fresh(const FlowSolver& s, const std::vector<ConstraintId>& cs,
+                          const std::vector<RandomClass>& classes, const std::vector<LiveOf>& live,
+                          const std::string& where) {
+  FlowSolver fresh;
+  for (ConstraintId c : cs) fresh.add_constraint(s.capacity(c));  // same ids, in order
+  std::vector<FlowClassId> fresh_cls;
+  for (const RandomClass& k : classes) fresh_cls.push_back(fresh.make_class(k.els, k.bound));
+  std::vector<FlowId> fresh_ids;
+  for (const LiveOf& f : live) fresh_ids.push_back(fresh.start(fresh_cls[f.cls], 100, 0, Time::zero()));
+  fresh.solve(Time::zero());
+  for (size_t i = 0; i < live.size(); ++i) {
+    const double want = fresh.rate(fresh_ids[i]);
+    ASSERT_GT(want, 0);
+    ASSERT_NEAR(s.rate(live[i].id), want, 1e-12 * want) << where << " flow " << i;
+  }
+}
+
 // The selective re-solve (only the component of the dirty classes, slack flags judged only at
 // the seeds, groups kept between solves) against a solver built from scratch with the same
 // capacities, classes and live flows: the same rate for every flow (max-min rates are unique),
@@ -395,8 +421,7 @@ TEST(FlowSolver, SelectiveResolveMatchesAFreshSolve) {
     for (int i = 0; i < nc; ++i) cs.push_back(s.add_constraint(rng.uniform01() < 0.25 ? rng.uniform(30, 90) : rng.uniform(0.5, 10)));
     std::vector<RandomClass> classes;
     for (int k = 0; k < 12; ++k) classes.push_back(random_class(s, rng, cs, k % 4 == 0 ? 0.5 : 0.2, 0.6));
-    struct Live { FlowId id; size_t cls; };
-    std::vector<Live> live;
+    std::vector<LiveOf> live;
     for (int step = 0; step < 60; ++step) {
       const double u = rng.uniform01();
       if (u < 0.5 || live.empty()) {
@@ -411,19 +436,8 @@ TEST(FlowSolver, SelectiveResolveMatchesAFreshSolve) {
         s.set_capacity(c, rng.uniform01() < 0.5 ? s.capacity(c) * 4 : s.capacity(c) / 4);
       }
       s.solve(Time::zero());
-
-      FlowSolver fresh;
-      for (ConstraintId c : cs) fresh.add_constraint(s.capacity(c));  // same ids, in order
-      std::vector<FlowClassId> fresh_cls;
-      for (const RandomClass& k : classes) fresh_cls.push_back(fresh.make_class(k.els, k.bound));
-      std::vector<FlowId> fresh_ids;
-      for (const Live& f : live) fresh_ids.push_back(fresh.start(fresh_cls[f.cls], 100, 0, Time::zero()));
-      fresh.solve(Time::zero());
-      for (size_t i = 0; i < live.size(); ++i) {
-        const double want = fresh.rate(fresh_ids[i]);
-        ASSERT_GT(want, 0);
-        ASSERT_NEAR(s.rate(live[i].id), want, 1e-12 * want) << "trial " << trial << " step " << step << " flow " << i;
-      }
+      expect_matches_fresh(s, cs, classes, live, "trial " + std::to_string(trial) + " step " + std::to_string(step));
+      if (HasFatalFailure()) return;
     }
   }
 }
@@ -661,10 +675,10 @@ TEST(FlowSolver, TreeSequencesMatchAFreshSolve) {
   constexpr int kLeaves = 16, kPods = 4;
   for (int trial = 0; trial < 30; ++trial) {
     FlowSolver s;
-    std::vector<double> caps;
+    std::vector<ConstraintId> cs;
     auto add = [&](double c) {
-      caps.push_back(c);
-      return s.add_constraint(c);
+      cs.push_back(s.add_constraint(c));
+      return cs.back();
     };
     std::vector<ConstraintId> leaf_up, leaf_down, pod_up, pod_down, hbm;
     for (int i = 0; i < kLeaves; ++i) {
@@ -676,8 +690,7 @@ TEST(FlowSolver, TreeSequencesMatchAFreshSolve) {
       pod_up.push_back(add(rng.uniform(2, 8)));
       pod_down.push_back(add(rng.uniform(2, 8)));
     }
-    struct Cls { FlowClassId id; std::vector<FlowElement> els; double bound; };
-    std::vector<Cls> classes;
+    std::vector<RandomClass> classes;
     for (int k = 0; k < 40; ++k) {
       const int src = static_cast<int>(rng.uniform_int(kLeaves));
       int dst = static_cast<int>(rng.uniform_int(kLeaves - 1));
@@ -692,8 +705,7 @@ TEST(FlowSolver, TreeSequencesMatchAFreshSolve) {
       const double bound = rng.uniform01() < 0.1 ? rng.uniform(0.2, 2) : FlowSolver::kUnbounded;
       classes.push_back({s.make_class(els, bound), els, bound});
     }
-    struct Live { FlowId id; size_t cls; };
-    std::vector<Live> live;
+    std::vector<LiveOf> live;
     for (int step = 0; step < 120; ++step) {
       if (rng.uniform01() < 0.55 || live.empty()) {
         const size_t k = rng.uniform_int(classes.size());
@@ -704,18 +716,8 @@ TEST(FlowSolver, TreeSequencesMatchAFreshSolve) {
         live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
       }
       s.solve(Time::zero());
-      FlowSolver fresh;
-      for (double c : caps) fresh.add_constraint(c);
-      std::vector<FlowClassId> fresh_cls;
-      for (const Cls& k : classes) fresh_cls.push_back(fresh.make_class(k.els, k.bound));
-      std::vector<FlowId> fresh_ids;
-      for (const Live& f : live) fresh_ids.push_back(fresh.start(fresh_cls[f.cls], 100, 0, Time::zero()));
-      fresh.solve(Time::zero());
-      for (size_t i = 0; i < live.size(); ++i) {
-        const double want = fresh.rate(fresh_ids[i]);
-        ASSERT_GT(want, 0);
-        ASSERT_NEAR(s.rate(live[i].id), want, 1e-12 * want) << "trial " << trial << " step " << step << " flow " << i;
-      }
+      expect_matches_fresh(s, cs, classes, live, "trial " + std::to_string(trial) + " step " + std::to_string(step));
+      if (HasFatalFailure()) return;
     }
   }
 }

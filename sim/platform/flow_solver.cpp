@@ -354,7 +354,7 @@ void FlowSolver::leave_columns(FlowClassId id, double members) {
 // only. Only a class alone in its group, and alone on every constraint that may saturate, is
 // left unlisted (the fast path's: a ring's hops): it couples nothing, so its column entries
 // would be made and freed for nothing. It is listed when a second class joins its group
-// (move_to_group()) or shares one of its constraints that may saturate (the component search).
+// (move_to_group()) or shares one of its constraints that may saturate (solve()'s seeds).
 void FlowSolver::list_class(FlowClassId id) {
   FlowClass& k = classes_[id];
   for (const FlowElement& e : k.elements) --constraints_[e.constraint].unlisted;
@@ -541,22 +541,22 @@ void FlowSolver::fill_top(double& share, ConstraintId& cid) const {
 }
 
 // Moves a class into group g, keeping its service continuous (g is at `now` or empty).
-void FlowSolver::move_to_group(FlowClassId id, GroupId g, int64_t now_ps, bool list) {
+void FlowSolver::move_to_group(FlowClassId id, GroupId g, bool list) {
   FlowClass& k = classes_[id];
   if (k.group == g) return;
-  const double s = class_service(k, now_ps);
+  const double s = class_service(k, now_ps_);
   const bool was_listed = k.listed;
   if (k.group != kNoGroup) remove_from_group(id, k.members);
   Group& gr = group(g);
   take_group(g);  // (a class's own group, or a constraint's that was empty)
   if (gr.heap.empty()) {  // a fresh curve
     gr.service = 0;
-    gr.last_ps = now_ps;
+    gr.last_ps = now_ps_;
   } else {  // two classes in one group: both in its column
     list = true;
     const FlowClassId first = gr.heap.top_id();
     if (!classes_[first].listed) list_class(first);
-    advance_group(gr, now_ps);
+    advance_group(gr, now_ps_);
   }
   k.group = g;
   if (std::isfinite(k.bound)) ++gr.bounded;
@@ -573,7 +573,6 @@ void FlowSolver::solve(Time now) {
   ++solves_;
   ++epoch_;
   now_ps_ = now.ps();
-  const int64_t now_ps = now_ps_;
   comp_constraints_.clear();
   comp_groups_.clear();
   owners_taken_ = 0;
@@ -581,8 +580,7 @@ void FlowSolver::solve(Time now) {
   solving_.swap(dirty_classes_);
   dirty_classes_.clear();
   // Seeds: the constraints of every dirty class (a class that emptied still changes its
-  // constraints' other users). A class new to the solver joins the group of its ceiling: the
-  // filling moves it if another constraint or its bound fixes it first.
+  // constraints' other users), and each dirty class's ceiling.
   for (FlowClassId id : solving_) {
     FlowClass& k = classes_[id];
     k.dirty = false;
@@ -617,10 +615,12 @@ void FlowSolver::solve(Time now) {
     c.slack = is_slack(c, cid);
   }
   if (all_alone(seeds)) return fix_alone();
+  // A class new to the solver joins the group of its ceiling: the filling moves it if another
+  // constraint or its bound fixes it first.
   for (FlowClassId id : solving_) {
     const FlowClass& k = classes_[id];
     if (!k.live || k.members == 0) continue;
-    if (k.group == kNoGroup) move_to_group(id, k.ceiling_group, now_ps, /*list=*/false);
+    if (k.group == kNoGroup) move_to_group(id, k.ceiling_group, /*list=*/false);
     else take_group(k.group);
   }
   // A seed that may saturate brings in the group it fixes; one that could not saturate before
@@ -664,7 +664,7 @@ void FlowSolver::solve(Time now) {
       }
     }
     if (!alone) continue;
-    if (k.group != k.ceiling_group) move_to_group(id, k.ceiling_group, now_ps, /*list=*/false);
+    if (k.group != k.ceiling_group) move_to_group(id, k.ceiling_group, /*list=*/false);
     if (group(k.ceiling_group).heap.size() != 1) continue;  // (never: a class alone on its bottleneck is its group)
     alone_.emplace_back(k.ceiling_group, k.ceiling);
   }
@@ -713,7 +713,7 @@ void FlowSolver::fix_alone() {
     FlowClass& k = classes_[id];
     if (!k.live || k.members == 0) continue;
     if (k.group != kNoGroup) take_group(k.group);
-    move_to_group(id, k.ceiling_group, now_ps_, /*list=*/false);
+    move_to_group(id, k.ceiling_group, /*list=*/false);
     Group& g = group(k.ceiling_group);
     g.fixed = fill_epoch_;
     g.lambda = k.ceiling;
@@ -725,7 +725,6 @@ void FlowSolver::fix_alone() {
 // One progressive filling over the groups of the solve, none fixed but the fast path's.
 void FlowSolver::fill_pass() {
   ++fill_epoch_;
-  const int64_t now_ps = now_ps_;
   for (const auto& [gid, rate] : alone_) {
     Group& g = group(gid);
     g.fixed = fill_epoch_;
@@ -757,7 +756,7 @@ void FlowSolver::fill_pass() {
     if (!std::isfinite(lambda_c) && !std::isfinite(lambda_b)) break;
     if (lambda_b <= lambda_c) {
       const FlowClassId id = bounded_[next_bounded++];
-      move_to_group(id, kOwnGroup | id, now_ps, /*list=*/true);
+      move_to_group(id, kOwnGroup | id, /*list=*/true);
       fix_group(kOwnGroup | id, lambda_b);
       push_round_keys();
       continue;
@@ -769,7 +768,7 @@ void FlowSolver::fill_pass() {
       for (size_t i = 0; i < c.active.size(); ++i) {
         const FlowClassId id = c.active[i];
         const GroupId g = classes_[id].group;
-        if (g != cid && in_solve(g) && !is_fixed(g)) move_to_group(id, cid, now_ps, /*list=*/true);
+        if (g != cid && in_solve(g) && !is_fixed(g)) move_to_group(id, cid, /*list=*/true);
       }
     }
     fix_group(cid, lambda_c);

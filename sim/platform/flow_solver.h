@@ -266,7 +266,7 @@ class FlowSolver {
   void fill_set(ConstraintId cid, double share);
   void fill_remove(ConstraintId cid);
   void fill_top(double& share, ConstraintId& cid) const;
-  void move_to_group(FlowClassId id, GroupId g, int64_t now_ps, bool list);
+  void move_to_group(FlowClassId id, GroupId g, bool list);  // at now_ps_
   void place_in_group(FlowClassId id);  // (re)keys the class in its group's heap
   void remove_from_group(FlowClassId id, double members);
   void update_group_completion(GroupId g);

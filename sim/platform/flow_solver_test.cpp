@@ -408,8 +408,8 @@ void expect_matches_fresh(const FlowSolver& s, const std::vector<ConstraintId>& 
   }
 }
 
-// The selective re-solve (only the component of the dirty classes, slack flags judged only at
-// the seeds, groups kept between solves) against a solver built from scratch with the same
+// The incremental re-solve (only the groups a change reaches, slack flags judged only at the
+// seeds, groups kept between solves) against a solver built from scratch with the same
 // capacities, classes and live flows: the same rate for every flow (max-min rates are unique),
 // to 1e-12 relative. Some classes span many constraints, so components merge and split.
 TEST(FlowSolver, SelectiveResolveMatchesAFreshSolve) {

@@ -84,6 +84,7 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
   k.group_pos = -1;
   k.listed = false;
   k.in_lists = false;
+  k.parked = false;
   k.live = true;
   Group& own = own_groups_[id];
   own.heap.clear();
@@ -97,6 +98,7 @@ void FlowSolver::release_class(FlowClassId id) {
   FlowClass& k = classes_.at(id);
   if (!k.live) throw std::logic_error("FlowSolver: class released twice");
   if (k.members != 0) throw std::logic_error("FlowSolver: releasing a class with active members");
+  if (k.parked) unpark(id);
   // A class that emptied since the last solve still changes its constraints' other users: keep
   // them as seeds of the next solve, which no longer sees this class's elements.
   if (k.dirty)
@@ -132,16 +134,26 @@ FlowId FlowSolver::start(FlowClassId id, double amount, uint64_t tag, Time now) 
     f = static_cast<FlowId>(flows_.size());
     flows_.emplace_back();
   }
+  const bool refilled = k.parked;
+  if (refilled) refill(id, now.ps());
   const double level = class_service(k, now.ps()) + amount;
   flows_[f] = Flow{id, level, tag, true};
   const bool new_min = k.heap.empty() || level < k.heap.front().level;
   k.heap.push_back(Member{level, f});
   std::push_heap(k.heap.begin(), k.heap.end(), std::greater<>{});
-  if (k.members++ == 0) activate(id);
-  else member_change(k, 1);
-  if (new_min && k.group != kNoGroup) {  // keep its group's heap right until the next solve
+  if (refilled) {
+    // Back on its constraints as it left them, with one member: its group gets its completion
+    // from the solve this start asks for (as a class new to a group does).
+    ++k.members;
+    if (k.parked_members != 1) member_change(k, 1.0 - k.parked_members);
     place_in_group(id);
-    update_group_completion(k.group);
+  } else {
+    if (k.members++ == 0) activate(id);
+    else member_change(k, 1);
+    if (new_min && k.group != kNoGroup) {  // keep its group's heap right until the next solve
+      place_in_group(id);
+      update_group_completion(k.group);
+    }
   }
   ++active_flows_;
   mark_dirty(id);
@@ -215,12 +227,7 @@ void FlowSolver::leave_lists(FlowClassId id) {
 // It stays in its constraints' lists until the next solve (leave_lists()).
 void FlowSolver::deactivate(FlowClassId id, uint32_t removed) {
   FlowClass& k = classes_[id];
-  for (size_t i = 0; i < k.elements.size(); ++i) {
-    Constraint& con = constraints_[k.elements[i].constraint];
-    if (!k.listed) --con.unlisted;
-    if (--con.busy == 0) con.ceiling_sum = 0;  // what rounding left of the sum goes
-    else add_ceiling(con, -(removed * k.elements[i].weight * k.ceiling));
-  }
+  leave_constraints(k, removed);  // (before its columns: it reads `listed`)
   k.heap.clear();
   k.cancelled = 0;
   if (k.group != kNoGroup) {
@@ -228,6 +235,59 @@ void FlowSolver::deactivate(FlowClassId id, uint32_t removed) {
     k.group = kNoGroup;
   }
   k.s_base = k.g_base = 0;
+}
+
+// The class's counts on its constraints leave with its last `removed` members.
+void FlowSolver::leave_constraints(const FlowClass& k, uint32_t removed) {
+  for (size_t i = 0; i < k.elements.size(); ++i) {
+    Constraint& con = constraints_[k.elements[i].constraint];
+    if (!k.listed) --con.unlisted;
+    if (--con.busy == 0) con.ceiling_sum = 0;  // what rounding left of the sum goes
+    else add_ceiling(con, -(removed * k.elements[i].weight * k.ceiling));
+  }
+}
+
+// Parking: a class that empties alone in its group, unlisted and in the group of its ceiling
+// (a ring's hop at the end of a step), leaves its group's heap but keeps its group and its
+// counts on its constraints until the next solve. A start before then (the hop's next chunk,
+// a latency later) takes it back where it was: no leave and re-entry on each constraint, no
+// move into its group at the solve (ring P=512: docs/performance.md "Parked classes"). The
+// group's service curve restarts at the refill, as a fresh group's does at its first class,
+// so the numbers are those of the path without parking. A class still empty at the next solve
+// (or released) finishes leaving there (unpark()).
+bool FlowSolver::parkable(const FlowClass& k, uint32_t removed) const {
+  return !k.listed && k.group == k.ceiling_group && group(k.group).heap.size() == 1 && removed > 0;
+}
+
+void FlowSolver::park(FlowClassId id, uint32_t removed) {
+  FlowClass& k = classes_[id];
+  k.heap.clear();
+  k.cancelled = 0;
+  remove_from_group(id, removed);
+  k.parked = true;
+  k.parked_members = removed;
+  parked_.push_back(id);
+}
+
+// A parked class that no start took back: it leaves its constraints and its group now.
+void FlowSolver::unpark(FlowClassId id) {
+  FlowClass& k = classes_[id];
+  k.parked = false;
+  leave_constraints(k, k.parked_members);
+  k.group = kNoGroup;
+  k.s_base = k.g_base = 0;
+}
+
+// A start in a parked class: back in its group, which no other class can have joined (classes
+// change groups only in a solve, and the parked one was its group's only class).
+void FlowSolver::refill(FlowClassId id, int64_t now_ps) {
+  FlowClass& k = classes_[id];
+  Group& g = group(k.group);
+  k.parked = false;
+  g.service = 0;
+  g.last_ps = now_ps;
+  k.s_base = k.g_base = 0;
+  if (std::isfinite(k.bound)) ++g.bounded;
 }
 
 void FlowSolver::mark_dirty(FlowClassId id) {
@@ -579,6 +639,9 @@ void FlowSolver::solve(Time now) {
   alone_.clear();
   solving_.swap(dirty_classes_);
   dirty_classes_.clear();
+  for (FlowClassId id : parked_)
+    if (classes_[id].parked) unpark(id);
+  parked_.clear();
   // Seeds: the constraints of every dirty class (a class that emptied still changes its
   // constraints' other users), and each dirty class's ceiling.
   for (FlowClassId id : solving_) {
@@ -605,16 +668,18 @@ void FlowSolver::solve(Time now) {
   for (ConstraintId cid : released_seeds_) take_constraint(cid);
   released_seeds_.clear();
   // Only a seed can have changed whether it is slack (its classes' ceilings are the ones that
-  // moved); seed_was_slack_ keeps each one's judgement before the solve.
+  // moved); Constraint::was_slack keeps each one's judgement before the solve. The same pass
+  // asks whether every dirty class is alone (alone_on()).
   const size_t seeds = comp_constraints_.size();
-  seed_was_slack_.resize(seeds);
+  bool alone = true;
   for (size_t i = 0; i < seeds; ++i) {
     const ConstraintId cid = comp_constraints_[i];
     Constraint& c = constraints_[cid];
-    seed_was_slack_[i] = c.slack;
+    c.was_slack = c.slack;
     c.slack = is_slack(c, cid);
+    alone = alone && alone_on(c);
   }
-  if (all_alone(seeds)) return fix_alone();
+  if (alone) return fix_alone();
   // A class new to the solver joins the group of its ceiling: the filling moves it if another
   // constraint or its bound fixes it first.
   for (FlowClassId id : solving_) {
@@ -628,7 +693,7 @@ void FlowSolver::solve(Time now) {
   for (size_t i = 0; i < seeds; ++i) {
     const ConstraintId cid = comp_constraints_[i];
     Constraint& c = constraints_[cid];
-    const bool was_slack = seed_was_slack_[i];
+    const bool was_slack = c.was_slack;
     if (was_slack && c.slack) continue;
     // A shared constraint lists its unlisted classes first: from now on they share.
     if (c.unlisted > 0 && c.active.size() > 1) {
@@ -694,19 +759,15 @@ void FlowSolver::finish_solve() {
   }
 }
 
-// Whether every seed that may saturate (or could before) carries at most one class, a dirty one:
-// then every dirty class runs alone at its ceiling and no other class sees the change (a ring's
-// step: each hop's next chunk on its own link).
-bool FlowSolver::all_alone(size_t seeds) const {
-  for (size_t i = 0; i < seeds; ++i) {
-    const Constraint& c = constraints_[comp_constraints_[i]];
-    if (c.slack && seed_was_slack_[i]) continue;
-    if (c.active.size() > 1 || (c.active.size() == 1 && classes_[c.active[0]].seen != epoch_)) return false;
-  }
-  return true;
+// Whether a seed lets every dirty class run alone at its ceiling: it cannot saturate (nor could
+// before), or it carries at most one class, a dirty one. When every seed does, no other class
+// sees the change (a ring's step: each hop's next chunk on its own link).
+bool FlowSolver::alone_on(const Constraint& c) const {
+  if (c.slack && c.was_slack) return true;
+  return c.active.size() == 0 || (c.active.size() == 1 && classes_[c.active[0]].seen == epoch_);
 }
 
-// The solve when all_alone(): each dirty class in the group of its ceiling, at its ceiling.
+// The solve when every seed is alone_on(): each dirty class in the group of its ceiling, at its ceiling.
 void FlowSolver::fix_alone() {
   ++fill_epoch_;
   for (FlowClassId id : solving_) {
@@ -814,7 +875,8 @@ void FlowSolver::collect_completed(Time now, std::vector<uint64_t>& tags) {
       }
       if (k.members != before) mark_dirty(id);
       if (k.members == 0) {
-        deactivate(id, before);  // leaves the group's heap
+        if (parkable(k, before)) park(id, before);  // leaves the group's heap
+        else deactivate(id, before);                // (the same)
       } else {
         if (k.members != before) member_change(k, static_cast<double>(k.members) - static_cast<double>(before));
         drop_cancelled_top(k);

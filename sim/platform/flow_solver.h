@@ -152,6 +152,7 @@ class FlowSolver {
     // As of the last solve that had one of its classes dirty (only those change it): the sum of
     // its classes' ceilings (members x weight x ceiling) stays below its capacity.
     bool slack = false;
+    bool was_slack = false;  // solve() scratch, for a seed: `slack` before the solve judged it
   };
   struct Group {
     explicit Group(FlowSolver* s) : heap(ClassInGroup{s}) {}
@@ -200,6 +201,10 @@ class FlowSolver {
     bool live = false;
     bool dirty = false;
     bool in_lists = false;       // in its constraints' Constraint::active
+    // Parked (flow_solver.cpp, above parkable()): empty, out of its group's heap, but still in
+    // `group` and counted on its constraints with parked_members members until the next solve.
+    bool parked = false;
+    uint32_t parked_members = 0;
   };
   struct Flow {
     FlowClassId cls = 0;
@@ -220,6 +225,11 @@ class FlowSolver {
   double class_service(const FlowClass& k, int64_t now_ps) const;
   void activate(FlowClassId id);
   void deactivate(FlowClassId id, uint32_t removed);
+  void leave_constraints(const FlowClass& k, uint32_t removed);
+  bool parkable(const FlowClass& k, uint32_t removed) const;
+  void park(FlowClassId id, uint32_t removed);
+  void unpark(FlowClassId id);
+  void refill(FlowClassId id, int64_t now_ps);
   void leave_lists(FlowClassId id);
   void mark_dirty(FlowClassId id);
   double alone_rate(const FlowClass& k, GroupId& g) const;
@@ -256,7 +266,7 @@ class FlowSolver {
   bool settled();              // no group left out runs faster than the constraint fixing it
   void take_component();       // every group connected through constraints that may saturate
   void fill_pass();            // progressive filling of the solve's unfixed groups
-  bool all_alone(size_t seeds) const;
+  bool alone_on(const Constraint& c) const;
   void fix_alone();
   void finish_solve();
   void fix_group(GroupId g, double rate);
@@ -281,6 +291,7 @@ class FlowSolver {
   std::vector<Flow> flows_;
   std::vector<FlowId> free_flows_;
   std::vector<FlowClassId> dirty_classes_;
+  std::vector<FlowClassId> parked_;  // parked since the last solve (some may have refilled)
   IndexedHeap<int64_t, GroupInCompletions> completions_{GroupInCompletions{this}};  // groups by finish ps
   size_t active_flows_ = 0;
   uint32_t epoch_ = 0;
@@ -297,7 +308,6 @@ class FlowSolver {
   std::vector<ConstraintId> released_seeds_;  // constraints of dirty classes released before solve()
   std::vector<FlowClassId> bounded_;
   std::vector<FlowClassId> solving_;  // the dirty classes of the solve under way
-  std::vector<bool> seed_was_slack_;
   size_t owners_taken_ = 0;           // comp_groups_[0, owners_taken_) have their owners taken
   std::vector<std::pair<GroupId, double>> alone_;  // groups the fast path fixes, and their rates
   std::vector<ConstraintId> round_touched_;

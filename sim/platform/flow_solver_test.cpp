@@ -791,5 +791,121 @@ TEST(FlowSolver, AClassEmptiedBeforeASolveCountsOnlyWithMembers) {
   EXPECT_DOUBLE_EQ(s.usage(m), 4.5);
 }
 
+// A hop that finishes alone on its link is parked until the next solve: refilled a latency later
+// it runs at its ceiling again from the refill (its service curve restarts: remaining() is its
+// whole amount); left empty through a solve it leaves its link, which another class then has
+// to itself; released while parked, its id's next class leaves no trace on the first link.
+TEST(FlowSolver, AParkedClassRefillsWhereItLeft) {
+  FlowSolver s;
+  const ConstraintId l = s.add_constraint(2), m = s.add_constraint(4), hbm = s.add_constraint(100);
+  const FlowClassId k = s.make_class(Els{{l, 1}, {hbm, 1}});
+  FlowId f = s.start(k, 1e3, 1, Time::zero());
+  s.solve(Time::zero());
+  ASSERT_EQ(s.next_completion(), Time::seconds(500));
+  std::vector<uint64_t> tags;
+  s.collect_completed(Time::seconds(500), tags);
+  ASSERT_EQ(tags, std::vector<uint64_t>{1});
+  const Time later = Time::seconds(500) + Time::us(2);
+  f = s.start(k, 1e3, 2, later);
+  EXPECT_DOUBLE_EQ(s.remaining(f, later), 1e3);
+  s.solve(later);
+  EXPECT_DOUBLE_EQ(s.rate(f), 2);
+  EXPECT_EQ(s.next_completion(), later + Time::seconds(500));
+  tags.clear();
+  s.collect_completed(later + Time::seconds(500), tags);
+  ASSERT_EQ(tags, std::vector<uint64_t>{2});
+  // Empty through a solve: b, started on l meanwhile, gets the whole link.
+  const Time t2 = later + Time::seconds(500);
+  const FlowId b = s.start(s.make_class(Els{{l, 1}, {m, 1}}), 1e3, 3, t2);
+  s.solve(t2);
+  EXPECT_DOUBLE_EQ(s.rate(b), 2);
+  EXPECT_DOUBLE_EQ(s.usage(l), 2);
+  f = s.start(k, 1e3, 4, t2 + Time::seconds(1));
+  s.solve(t2 + Time::seconds(1));
+  EXPECT_DOUBLE_EQ(s.rate(f), 1);
+  EXPECT_DOUBLE_EQ(s.rate(b), 1);
+  EXPECT_DOUBLE_EQ(s.remaining(f, t2 + Time::seconds(1)), 1e3);
+  // Parked, then released: the class that takes its id runs on m alone.
+  const FlowClassId alone = s.make_class(Els{{m, 1}});
+  const FlowId g = s.start(alone, 8, 5, t2 + Time::seconds(1));
+  s.solve(t2 + Time::seconds(1));
+  EXPECT_DOUBLE_EQ(s.rate(g), 3);  // m: 4 less b's 1
+  tags.clear();
+  s.collect_completed(s.next_completion(), tags);
+  ASSERT_EQ(tags, std::vector<uint64_t>{5});
+  s.release_class(alone);
+  const FlowClassId reused = s.make_class(Els{{hbm, 1}}, 7);
+  EXPECT_EQ(reused, alone);
+  const FlowId h = s.start(reused, 1e3, 6, t2 + Time::seconds(4));
+  s.solve(t2 + Time::seconds(4));
+  EXPECT_DOUBLE_EQ(s.rate(h), 7);
+  EXPECT_DOUBLE_EQ(s.usage(m), 1);
+}
+
+// Sequences driven by completions, as the platform drives them: each flow that ends is followed,
+// often, by the next flow of its class before the next solve (a parked class refilled) or after
+// it (a parked class that left). After every solve each flow's rate is what a solver built from
+// scratch gives, and a flow just started has its whole amount left.
+TEST(FlowSolver, CompletionSequencesWithRefillsMatchAFreshSolve) {
+  RandomStream rng(909);
+  int refills = 0;
+  for (int trial = 0; trial < 30; ++trial) {
+    FlowSolver s;
+    std::vector<ConstraintId> cs;
+    for (int i = 0; i < 8; ++i) cs.push_back(s.add_constraint(rng.uniform(1, 4)));
+    std::vector<RandomClass> classes;
+    for (int k = 0; k < 10; ++k) {
+      std::vector<FlowElement> els{{cs[rng.uniform_int(cs.size())], 1}};
+      if (rng.uniform01() < 0.5) els.push_back({cs[rng.uniform_int(cs.size())], rng.uniform(0.5, 2)});
+      const double bound = rng.uniform01() < 0.2 ? rng.uniform(0.3, 3) : FlowSolver::kUnbounded;
+      classes.push_back({s.make_class(els, bound), els, bound});
+    }
+    std::map<uint64_t, LiveOf> live;  // by tag
+    uint64_t next_tag = 0;
+    Time now = Time::zero();
+    auto start = [&](size_t k, Time at) {
+      const double amount = rng.uniform(1, 20);
+      const FlowId f = s.start(classes[k].id, amount, next_tag, at);
+      EXPECT_NEAR(s.remaining(f, at), amount, 1e-9 * amount);
+      live[next_tag++] = {f, k};
+    };
+    auto check = [&](int step) {
+      std::vector<LiveOf> flows;
+      for (const auto& [tag, f] : live) flows.push_back(f);
+      expect_matches_fresh(s, cs, classes, flows, "trial " + std::to_string(trial) + " step " + std::to_string(step));
+    };
+    for (int i = 0; i < 4; ++i) start(rng.uniform_int(classes.size()), now);
+    s.solve(now);
+    for (int step = 0; step < 80 && !live.empty(); ++step) {
+      now = s.next_completion();
+      std::vector<uint64_t> tags;
+      s.collect_completed(now, tags);
+      ASSERT_FALSE(tags.empty());
+      std::vector<size_t> ended;
+      for (uint64_t t : tags) {
+        ended.push_back(live.at(t).cls);
+        live.erase(t);
+      }
+      const double u = rng.uniform01();
+      if (u < 0.5) {  // the next chunks a latency later, no solve between: refills
+        now = now + Time::us(2);
+        for (size_t k : ended) start(k, now);
+        refills += static_cast<int>(ended.size());
+      } else if (u < 0.8 && !live.empty()) {  // a solve first: the parked classes leave
+        s.solve(now);
+        check(step);
+        now = now + Time::us(1);
+        for (size_t k : ended)
+          if (rng.uniform01() < 0.5) start(k, now);
+      }
+      if (rng.uniform01() < 0.4) start(rng.uniform_int(classes.size()), now);
+      s.solve(now);
+      check(step);
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GT(refills, 500);
+}
+
 }  // namespace
 }  // namespace parallax

@@ -74,16 +74,23 @@ void TransferReplay::start() {
   platform_.call_at(std::max(first, platform_.now()), *this, kIssueTag);
 }
 
-void TransferReplay::issue_transfer(uint64_t index, const TransferSpec& t) {
-  in_flight_.emplace(index, platform_.now());
-  platform_.copy(parse_endpoint(t.src), parse_endpoint(t.dst), Bytes(t.bytes), *this, index << 1, t.name);
+void TransferReplay::issue_transfer(const TransferSpec& t) {
+  uint32_t slot;
+  if (free_slots_.empty()) {
+    slot = static_cast<uint32_t>(issued_.size());
+    issued_.push_back(platform_.now());
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+    issued_[slot] = platform_.now();
+  }
+  platform_.copy(parse_endpoint(t.src), parse_endpoint(t.dst), Bytes(t.bytes), *this, uint64_t{slot} << 1, t.name);
 }
 
 // Merges the inline items and the CSV rows by (time, transfers before collectives, index); CSV
 // rows come after the inline transfers, so at one time an inline transfer goes first.
 void TransferReplay::issue_due() {
   const Time now = platform_.now();
-  const uint64_t inline_count = spec_.transfers.size();
   while (true) {
     const CsvTransfer* row = csv_.peek();
     const Item* item = next_ < order_.size() ? &order_[next_] : nullptr;
@@ -96,12 +103,12 @@ void TransferReplay::issue_due() {
     }
     if (take_row) {
       const CsvTransfer t = csv_.take();
-      issue_transfer(inline_count + t.row, t.spec);
+      issue_transfer(t.spec);
       continue;
     }
     ++next_;
     if (!item->is_collective) {
-      issue_transfer(item->index, spec_.transfers[item->index]);
+      issue_transfer(spec_.transfers[item->index]);
       continue;
     }
     const CollectiveSpec& c = spec_.collectives[item->index];
@@ -126,11 +133,10 @@ void TransferReplay::on_complete(uint64_t tag) {
   if (tag & 1) {
     collectives_[static_cast<size_t>(index)].finish = now;
   } else {
-    const auto it = in_flight_.find(index);
     ++totals_.count;
     totals_.sum_finish_ps += now.ps();
-    totals_.sum_duration_ps += (now - it->second).ps();
-    in_flight_.erase(it);
+    totals_.sum_duration_ps += (now - issued_[static_cast<size_t>(index)]).ps();
+    free_slots_.push_back(static_cast<uint32_t>(index));
   }
   ++done_;
 }

@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/platform/platform.h"
@@ -60,7 +59,7 @@ class TransferReplay final : public CompletionListener {
 
  private:
   void issue_due();
-  void issue_transfer(uint64_t index, const TransferSpec& t);
+  void issue_transfer(const TransferSpec& t);
 
   Platform& platform_;
   const TransferWorkloadSpec& spec_;
@@ -73,7 +72,11 @@ class TransferReplay final : public CompletionListener {
   std::vector<Item> order_;  // the inline transfers and the collectives, by start time, stable
   size_t next_ = 0;
   std::vector<std::vector<GpuId>> groups_;
-  std::unordered_map<uint64_t, Time> in_flight_;  // transfer index -> when it was issued
+  // When each transfer in flight was issued, by slot (its copy's tag is slot << 1); a finished
+  // transfer's slot is reused, so this holds as many as ever ran at once, with no allocation a
+  // transfer (an unordered_map by transfer index allocated a node each).
+  std::vector<Time> issued_;
+  std::vector<uint32_t> free_slots_;
   TransferTotals totals_;
   std::vector<CollectiveOutcome> collectives_;
   size_t done_ = 0, total_ = 0;

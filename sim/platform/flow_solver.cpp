@@ -34,6 +34,12 @@ ConstraintId FlowSolver::add_constraint(double capacity) {
   return static_cast<ConstraintId>(constraints_.size() - 1);
 }
 
+void FlowSolver::reserve_constraints(size_t n) {
+  constraints_.reserve(n);
+  constraint_groups_.reserve(n);
+  constraint_completion_pos_.reserve(n);
+}
+
 void FlowSolver::set_capacity(ConstraintId c, double capacity) {
   check_capacity(capacity);
   Constraint& con = constraints_.at(c);
@@ -848,7 +854,7 @@ void FlowSolver::collect_completed(Time now, std::vector<uint64_t>& tags) {
   // entry, past now or out (one left due would be popped again, unchanged, for ever), so this is
   // the order popping them one at a time gives.
   due_.clear();
-  completions_.take_upto(now_ps, due_);
+  completions_.take_upto(now_ps, due_, due_scratch_);
   for (const GroupId gid : due_) {
     Group& g = group(gid);
     advance_group(g, now_ps);

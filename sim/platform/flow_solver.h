@@ -71,6 +71,9 @@ class FlowSolver {
   FlowSolver& operator=(const FlowSolver&) = delete;
 
   ConstraintId add_constraint(double capacity);
+  // Room for n constraints in all, made at once: a platform's thousands of constraints, added
+  // one by one, copied the growing arrays over fresh pages (page faults).
+  void reserve_constraints(size_t n);
   void set_capacity(ConstraintId c, double capacity);
   double capacity(ConstraintId c) const { return constraints_[c].capacity; }
   size_t constraint_count() const { return constraints_.size(); }
@@ -322,6 +325,7 @@ class FlowSolver {
   std::vector<std::pair<double, ConstraintId>> fill_list_;
   IndexedHeap<double, ConstraintInFill> fill_{ConstraintInFill{this}};
   std::vector<GroupId> due_;  // collect_completed() scratch
+  HeapTakeScratch due_scratch_;
 };
 
 }  // namespace parallax

@@ -211,6 +211,7 @@ TEST(IndexedHeap, TakeUptoIsRepeatedPops) {
   };
   RandomStreams streams(11);
   RandomStream& rng = streams.stream("take");
+  HeapTakeScratch scratch;
   for (uint32_t n : {0u, 1u, 2u, 5u, 17u, 200u, 513u}) {
     for (uint64_t spread : {1u, 3u, 50u}) {
       for (int64_t bound : {-1, 0, 1, 25, 60}) {
@@ -227,7 +228,7 @@ TEST(IndexedHeap, TakeUptoIsRepeatedPops) {
             twin.set(id, key);
           }
           std::vector<uint32_t> got, expect;
-          heap.take_upto(bound, got);
+          heap.take_upto(bound, got, scratch);
           while (!twin.empty() && twin.top_key() <= bound) {
             expect.push_back(twin.top_id());
             twin.pop();

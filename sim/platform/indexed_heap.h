@@ -15,6 +15,13 @@
 
 namespace parallax {
 
+// take_upto()'s working space, kept by its caller: only the solver's heap of groups takes
+// entries this way, and in every other heap (one a group) the two vectors were 48 idle bytes.
+struct HeapTakeScratch {
+  std::vector<uint32_t> taken;            // positions
+  std::vector<unsigned __int128> order;   // (key - top, id)
+};
+
 template <class Key, class PositionOf>
 class IndexedHeap {
  public:
@@ -71,7 +78,7 @@ class IndexedHeap {
   // When every taken key is the top's (a ring step: its hops all finish at one picosecond) the
   // order is by id alone, and ids inserted in increasing order sit in the array already sorted:
   // a check of the ids replaces the sort (ring P=512: 174 instructions a copy in the sort).
-  void take_upto(Key bound, std::vector<uint32_t>& out)
+  void take_upto(Key bound, std::vector<uint32_t>& out, HeapTakeScratch& scratch)
     requires std::is_integral_v<Key>
   {
     if (items_.empty() || bound < items_.front().first) return;
@@ -84,24 +91,24 @@ class IndexedHeap {
     }
     const Key top = items_.front().first;
     bool one_key = true;
-    taken_.assign(1, 0);
-    for (size_t q = 0; q < taken_.size(); ++q) {
-      const size_t first = kArity * taken_[q] + 1;
+    scratch.taken.assign(1, 0);
+    for (size_t q = 0; q < scratch.taken.size(); ++q) {
+      const size_t first = kArity * scratch.taken[q] + 1;
       for (size_t c = first; c < first + kArity && c < items_.size(); ++c)
         if (!(bound < items_[c].first)) {
-          taken_.push_back(static_cast<uint32_t>(c));
+          scratch.taken.push_back(static_cast<uint32_t>(c));
           one_key &= items_[c].first == top;
         }
     }
-    if (one_key) return take_one_key(out);
-    order_.clear();
-    for (const uint32_t i : taken_) {
+    if (one_key) return take_one_key(out, scratch.taken);
+    scratch.order.clear();
+    for (const uint32_t i : scratch.taken) {
       const auto since_top = static_cast<unsigned __int128>(static_cast<uint64_t>(items_[i].first - top));
-      order_.push_back(since_top << 32 | items_[i].second);
+      scratch.order.push_back(since_top << 32 | items_[i].second);
     }
-    for (size_t t = taken_.size(); t-- > 0;) remove(items_[taken_[t]].second);
-    std::stable_sort(order_.begin(), order_.end());
-    for (const unsigned __int128 o : order_) out.push_back(static_cast<uint32_t>(o));
+    for (size_t t = scratch.taken.size(); t-- > 0;) remove(items_[scratch.taken[t]].second);
+    std::stable_sort(scratch.order.begin(), scratch.order.end());
+    for (const unsigned __int128 o : scratch.order) out.push_back(static_cast<uint32_t>(o));
   }
 
   // Bulk building: append ids not in the heap, then heapify() once (O(n) instead of n sifts).
@@ -122,11 +129,11 @@ class IndexedHeap {
 
  private:
   static constexpr size_t kArity = 4;
-  // take_upto() when every entry in taken_ has the top's key: ids ascending.
-  void take_one_key(std::vector<uint32_t>& out) {
+  // take_upto() when every entry in `taken` has the top's key: ids ascending.
+  void take_one_key(std::vector<uint32_t>& out, const std::vector<uint32_t>& taken) {
     const size_t start = out.size();
-    for (const uint32_t i : taken_) out.push_back(items_[i].second);
-    for (size_t t = taken_.size(); t-- > 0;) remove(items_[taken_[t]].second);
+    for (const uint32_t i : taken) out.push_back(items_[i].second);
+    for (size_t t = taken.size(); t-- > 0;) remove(items_[taken[t]].second);
     const auto ids = out.begin() + static_cast<std::ptrdiff_t>(start);
     if (!std::is_sorted(ids, out.end())) std::sort(ids, out.end());
   }
@@ -166,8 +173,6 @@ class IndexedHeap {
 
   std::vector<std::pair<Key, uint32_t>> items_;
   PositionOf pos_;
-  std::vector<uint32_t> taken_;           // take_upto() scratch: positions
-  std::vector<unsigned __int128> order_;  // take_upto() scratch: (key - top, id)
 };
 
 }  // namespace parallax

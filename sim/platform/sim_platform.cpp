@@ -39,6 +39,8 @@ SimPlatform::SimPlatform(Engine& engine, const HardwareSpec& spec, ActivityLog* 
   dispatch_wake_.platform = this;
   link_capacity_.resize(topology_.capacity_group_count(), kNoConstraint);
   link_usage_.resize(topology_.directions().size());
+  // Each link's capacity group, then at most four per GPU (SMs, HBM, copy engines out and in).
+  solver_.reserve_constraints(topology_.capacity_group_count() + 4 * static_cast<size_t>(cluster_gpu_count(spec_)));
   for (const auto& d : topology_.directions())
     if (link_capacity_[d.capacity_group] == kNoConstraint)
       link_capacity_[d.capacity_group] = solver_.add_constraint(d.bandwidth_Bps);

@@ -247,14 +247,49 @@ int Topology::box_slot(int node0) const {
   return box_.gpus + box_.hosts + (node0 - gpu_count_ - nodes_ * box_.hosts);
 }
 
+// The route from src0 to dst0 read off `via_of(node)`: the direction a node's route from src0
+// arrives by (-1: none). Walked twice, from the destination back: once to size the route, once
+// to fill it in order.
+template <class ViaOf>
+Topology::Route Topology::walk_route(int src0, int dst0, ViaOf via_of) const {
+  const auto no_route = [&] { return PlatformError(fmt::format("no route from {} to {}", names_[src0], names_[dst0])); };
+  if (src0 == dst0) throw no_route();
+  size_t hops = 0;
+  for (int n = dst0; n != src0; ++hops) {
+    const int32_t via = via_of(n);
+    if (via < 0) throw no_route();
+    n = directions_[static_cast<size_t>(via)].from;
+  }
+  Route r;
+  r.directions.resize(hops);
+  for (int n = dst0; n != src0;) {
+    const auto via = static_cast<uint32_t>(via_of(n));
+    r.directions[--hops] = via;
+    r.latency += directions_[via].latency;
+    n = directions_[via].from;
+  }
+  return r;
+}
+
 // One search per source serves every destination: a random workload asks for most of a box's
-// pairs once each, and a search from the source costs about what one pair's search did.
+// pairs once each, and a search from the source costs about what one pair's search did. A
+// source's tree is kept from its second query on: its first reads the search itself, so a ring
+// (each GPU the source of one hop) keeps no tree; P=512 on one crossbar kept 1 MiB of them,
+// P=2048 16 MiB (docs/performance.md "Page faults").
 Topology::Route Topology::box_route(int src0, int dst0) {
   const int slots = box_.gpus + box_.hosts + box_.switches;
-  if (trees_.empty()) trees_.resize(static_cast<size_t>(slots));
-  std::vector<int32_t>& tree = trees_[static_cast<size_t>(box_slot(src0))];
+  if (trees_.empty()) {
+    trees_.resize(static_cast<size_t>(slots));
+    searched_.assign(static_cast<size_t>(slots), 0);
+  }
+  const auto src_slot = static_cast<size_t>(box_slot(src0));
+  std::vector<int32_t>& tree = trees_[src_slot];
   if (tree.empty()) {
     search_from(src0, true, nullptr);
+    if (!searched_[src_slot]) {
+      searched_[src_slot] = 1;
+      return walk_route(src0, dst0, [&](int n) { return search_.reached(n) ? search_.via[static_cast<size_t>(n)] : -1; });
+    }
     tree.resize(static_cast<size_t>(slots));
     for (int slot = 0; slot < slots; ++slot) {
       const int n0 = slot < box_.gpus                ? slot
@@ -263,24 +298,7 @@ Topology::Route Topology::box_route(int src0, int dst0) {
       tree[static_cast<size_t>(slot)] = search_.reached(n0) ? search_.via[n0] : -1;
     }
   }
-  const auto no_route = [&] { return PlatformError(fmt::format("no route from {} to {}", names_[src0], names_[dst0])); };
-  if (src0 == dst0) throw no_route();
-  // Walked twice, from the destination back: once to size the route, once to fill it in order.
-  size_t hops = 0;
-  for (int n = dst0; n != src0; ++hops) {
-    const int32_t via = tree[static_cast<size_t>(box_slot(n))];
-    if (via < 0) throw no_route();
-    n = directions_[static_cast<size_t>(via)].from;
-  }
-  Route r;
-  r.directions.resize(hops);
-  for (int n = dst0; n != src0;) {
-    const auto via = static_cast<uint32_t>(tree[static_cast<size_t>(box_slot(n))]);
-    r.directions[--hops] = via;
-    r.latency += directions_[via].latency;
-    n = directions_[via].from;
-  }
-  return r;
+  return walk_route(src0, dst0, [&](int n) { return tree[static_cast<size_t>(box_slot(n))]; });
 }
 
 std::vector<Topology::Route> Topology::routes(int src, int dst) {

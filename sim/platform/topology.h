@@ -86,6 +86,8 @@ class Topology {
   int to_box0(int node) const;          // box-local node in box 0's numbering
   int from_box0(int node0, int box) const;
   Route box_route(int src0, int dst0);  // box 0 numbering, read off trees_
+  template <class ViaOf>
+  Route walk_route(int src0, int dst0, ViaOf via_of) const;
   Route fabric_route(int src, int dst);
   int box_slot(int node0) const;  // box 0 node -> 0.. (its GPUs, hosts, switches)
   // One shortest-path search from `src` into search_. `avoid` (optional, one flag per capacity
@@ -123,9 +125,11 @@ class Topology {
     void relax(int node, SearchCost cost, int32_t direction);
   };
   Search search_;
-  // Per box-0 source (box_slot), once searched: per box_slot, the direction its route arrives by
-  // (-1: none). A box's worth of ints per source, where a table of pairs held a vector per pair.
+  // Per box-0 source (box_slot), once searched twice: per box_slot, the direction its route
+  // arrives by (-1: none). A box's worth of ints per source, where a table of pairs held a vector
+  // per pair. searched_: the sources searched once (box_route() says why).
   std::vector<std::vector<int32_t>> trees_;
+  std::vector<char> searched_;
   std::unordered_map<uint64_t, std::vector<Route>> disjoint_;  // routes(): box-local pairs, box 0
 };
 

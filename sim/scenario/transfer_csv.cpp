@@ -239,6 +239,10 @@ void index_transfers_csv(const std::string& path, const NodeDirectory& nodes, Tr
   out.csv_rows = 0;
   out.csv_chunks.clear();
   out.csv_first_chunk.clear();
+  // Room for a whole chunk up front: pages reserved and never written cost nothing, while
+  // growing by doubling wrote every row two or three times over fresh pages (page faults were a
+  // fifth of random N=10,000's CPU on this project's VM: docs/performance.md "Page faults").
+  out.csv_first_chunk.reserve(kTransferCsvChunkRows);
   int64_t largest = -1;
   while (std::optional<TransferSpec> t = reader.next()) {
     if (out.csv_rows < kTransferCsvChunkRows) out.csv_first_chunk.push_back(*t);
@@ -281,6 +285,13 @@ TransferCsvStream::TransferCsvStream(const TransferWorkloadSpec& spec, NodeDirec
 void TransferCsvStream::read_chunk() {
   const size_t k = next_chunk_++;
   const TransferCsvChunk& c = spec_.csv_chunks[k];
+  // Room for the chunk's rows beyond the free slots, grown at least twofold (see
+  // index_transfers_csv(): no row moved to fresh pages as the vectors grow).
+  const auto make_room = [](auto& v, size_t need) {
+    if (need > v.capacity()) v.reserve(std::max(need, 2 * v.capacity()));
+  };
+  make_room(rows_, rows_.size() + (c.rows > free_slots_.size() ? c.rows - free_slots_.size() : 0));
+  make_room(pending_, pending_.size() + c.rows);
   if (k == 0) {
     for (const TransferSpec& t : spec_.csv_first_chunk) hold(TransferSpec(t));
   } else {

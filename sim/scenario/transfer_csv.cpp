@@ -281,7 +281,7 @@ TransferCsvStream::TransferCsvStream(const TransferWorkloadSpec& spec, NodeDirec
   for (size_t k = spec_.csv_chunks.size(); k-- > 0;) later_min_[k] = m = std::min(m, spec_.csv_chunks[k].min_start);
 }
 
-// The first chunk comes from the rows kept at load; the others from the file.
+// The first chunk comes from the rows kept at load (read where they are); the others from the file.
 void TransferCsvStream::read_chunk() {
   const size_t k = next_chunk_++;
   const TransferCsvChunk& c = spec_.csv_chunks[k];
@@ -290,11 +290,14 @@ void TransferCsvStream::read_chunk() {
   const auto make_room = [](auto& v, size_t need) {
     if (need > v.capacity()) v.reserve(std::max(need, 2 * v.capacity()));
   };
-  make_room(rows_, rows_.size() + (c.rows > free_slots_.size() ? c.rows - free_slots_.size() : 0));
   make_room(pending_, pending_.size() + c.rows);
-  if (k == 0) {
-    for (const TransferSpec& t : spec_.csv_first_chunk) hold(TransferSpec(t));
+  if (k == 0) {  // served from the spec: not copied until taken
+    for (uint32_t i = 0; i < spec_.csv_first_chunk.size(); ++i) {
+      pending_.push_back(Held{spec_.csv_first_chunk[i].start, next_row_++, kFirstChunk | i});
+      std::push_heap(pending_.begin(), pending_.end(), later_row);
+    }
   } else {
+    make_room(rows_, rows_.size() + (c.rows > free_slots_.size() ? c.rows - free_slots_.size() : 0));
     reader_->seek(c.offset, c.line);
     for (uint32_t i = 0; i < c.rows; ++i) {
       std::optional<TransferSpec> t = reader_->next();
@@ -322,18 +325,19 @@ void TransferCsvStream::hold(TransferSpec&& t) {
 }
 
 // A chunk not read yet may hold a row before the earliest one held: read until none can.
-const CsvTransfer* TransferCsvStream::peek() {
+const TransferCsvStream::Held* TransferCsvStream::peek() {
   while (next_chunk_ < later_min_.size() && (pending_.empty() || later_min_[next_chunk_] < pending_.front().start))
     read_chunk();
-  return pending_.empty() ? nullptr : &rows_[pending_.front().slot];
+  return pending_.empty() ? nullptr : &pending_.front();
 }
 
 CsvTransfer TransferCsvStream::take() {
   std::pop_heap(pending_.begin(), pending_.end(), later_row);
-  const uint32_t slot = pending_.back().slot;
+  const Held h = pending_.back();
   pending_.pop_back();
-  free_slots_.push_back(slot);
-  return std::move(rows_[slot]);
+  if (h.slot & kFirstChunk) return CsvTransfer{spec_.csv_first_chunk[h.slot & ~kFirstChunk], h.row};
+  free_slots_.push_back(h.slot);
+  return std::move(rows_[h.slot]);
 }
 
 }  // namespace parallax

@@ -88,18 +88,20 @@ class TransferCsvStream {
   // No CSV in `spec`: the stream is empty. `spec` must outlive the stream.
   TransferCsvStream(const TransferWorkloadSpec& spec, NodeDirectory nodes);
 
-  // The earliest row not taken yet, or nullptr when none is left.
-  const CsvTransfer* peek();
-  CsvTransfer take();  // peek() must not be nullptr
-  size_t held() const { return pending_.size(); }  // rows read and not taken
-  size_t most_held() const { return most_held_; }
-
-  // A row read and not taken: its heap key, and where it waits in rows_.
+  // A row read and not taken: its heap key, and where it waits: in rows_, or (slot with
+  // kFirstChunk) in the spec's first chunk, which the stream reads where the load kept it.
   struct Held {
     Time start;
     uint64_t row = 0;
     uint32_t slot = 0;
   };
+  static constexpr uint32_t kFirstChunk = 0x80000000u;
+
+  // The earliest row not taken yet (its start and place), or nullptr when none is left.
+  const Held* peek();
+  CsvTransfer take();  // peek() must not be nullptr
+  size_t held() const { return pending_.size(); }  // rows read and not taken
+  size_t most_held() const { return most_held_; }
 
  private:
   void read_chunk();

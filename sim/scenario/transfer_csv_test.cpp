@@ -115,13 +115,16 @@ std::vector<int64_t> drain(TransferCsvStream& stream) {
   std::vector<int64_t> got;
   Time last;
   uint64_t last_row = 0;
-  while (const CsvTransfer* t = stream.peek()) {
+  while (const TransferCsvStream::Held* t = stream.peek()) {
     if (!got.empty()) {
-      EXPECT_TRUE(last < t->spec.start || (last == t->spec.start && last_row < t->row));
+      EXPECT_TRUE(last < t->start || (last == t->start && last_row < t->row));
     }
-    last = t->spec.start;
+    last = t->start;
     last_row = t->row;
-    got.push_back(stream.take().spec.bytes);
+    const CsvTransfer taken = stream.take();
+    EXPECT_EQ(taken.row, last_row);
+    EXPECT_EQ(taken.spec.start, last);
+    got.push_back(taken.spec.bytes);
   }
   return got;
 }

@@ -66,10 +66,10 @@ TransferReplay::TransferReplay(Platform& platform, const TransferWorkloadSpec& s
 
 // The first items are issued from an event at their time (or now), like every later batch.
 void TransferReplay::start() {
-  const CsvTransfer* row = csv_.peek();
+  const TransferCsvStream::Held* row = csv_.peek();
   if (!row && order_.empty()) return;
   Time first = Time::max();
-  if (row) first = row->spec.start;
+  if (row) first = row->start;
   if (!order_.empty()) first = std::min(first, order_.front().at);
   platform_.call_at(std::max(first, platform_.now()), *this, kIssueTag);
 }
@@ -92,11 +92,11 @@ void TransferReplay::issue_transfer(const TransferSpec& t) {
 void TransferReplay::issue_due() {
   const Time now = platform_.now();
   while (true) {
-    const CsvTransfer* row = csv_.peek();
+    const TransferCsvStream::Held* row = csv_.peek();
     const Item* item = next_ < order_.size() ? &order_[next_] : nullptr;
     if (!row && !item) return;
-    const bool take_row = row && (!item || row->spec.start < item->at || (row->spec.start == item->at && item->is_collective));
-    const Time at = take_row ? row->spec.start : item->at;
+    const bool take_row = row && (!item || row->start < item->at || (row->start == item->at && item->is_collective));
+    const Time at = take_row ? row->start : item->at;
     if (at > now) {
       platform_.call_at(at, *this, kIssueTag);
       return;

@@ -773,7 +773,8 @@ bool FlowSolver::alone_on(const Constraint& c) const {
   return c.active.size() == 0 || (c.active.size() == 1 && classes_[c.active[0]].seen == epoch_);
 }
 
-// The solve when every seed is alone_on(): each dirty class in the group of its ceiling, at its ceiling.
+// The solve when every seed is alone_on(): each dirty class in the group of its ceiling, at its
+// ceiling.
 void FlowSolver::fix_alone() {
   ++fill_epoch_;
   for (FlowClassId id : solving_) {

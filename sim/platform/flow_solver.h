@@ -35,6 +35,9 @@
 //    run at their ceilings within its capacity never saturates, so it neither couples its classes
 //    into one component nor enters progressive filling: the rates are those of the full problem.
 //    A GPU's HBM, shared by every copy to and from it at 30x a link's bandwidth, is the usual one.
+//  * Parked classes. A class that empties alone in its group keeps its group and its counts on
+//    its constraints until the next solve; a start before then (a ring's hop, a latency after its
+//    last chunk) takes it back where it was instead of leaving and re-entering everything.
 // Completion times: each group keeps a heap of its classes by first finish, and one heap of
 // groups gives the next completion overall; the groups due at an instant leave it together.
 //

@@ -257,10 +257,10 @@ void FlowSolver::leave_constraints(const FlowClass& k, uint32_t removed) {
 // (a ring's hop at the end of a step), leaves its group's heap but keeps its group and its
 // counts on its constraints until the next solve. A start before then (the hop's next chunk,
 // a latency later) takes it back where it was: no leave and re-entry on each constraint, no
-// move into its group at the solve (ring P=512: docs/performance.md "Parked classes"). The
-// group's service curve restarts at the refill, as a fresh group's does at its first class,
-// so the numbers are those of the path without parking. A class still empty at the next solve
-// (or released) finishes leaving there (unpark()).
+// move into its group at the solve (docs/performance.md "Inlining, parked classes and page
+// faults"). The group's service curve restarts at the refill, as a fresh group's does at its
+// first class, so the numbers are those of the path without parking. A class still empty at
+// the next solve (or released) finishes leaving there (unpark()).
 bool FlowSolver::parkable(const FlowClass& k, uint32_t removed) const {
   return !k.listed && k.group == k.ceiling_group && group(k.group).heap.size() == 1 && removed > 0;
 }

@@ -275,7 +275,7 @@ Topology::Route Topology::walk_route(int src0, int dst0, ViaOf via_of) const {
 // pairs once each, and a search from the source costs about what one pair's search did. A
 // source's tree is kept from its second query on: its first reads the search itself, so a ring
 // (each GPU the source of one hop) keeps no tree; P=512 on one crossbar kept 1 MiB of them,
-// P=2048 16 MiB (docs/performance.md "Page faults").
+// P=2048 16 MiB (docs/performance.md "Inlining, parked classes and page faults").
 Topology::Route Topology::box_route(int src0, int dst0) {
   const int slots = box_.gpus + box_.hosts + box_.switches;
   if (trees_.empty()) {

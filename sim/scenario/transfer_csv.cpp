@@ -241,7 +241,8 @@ void index_transfers_csv(const std::string& path, const NodeDirectory& nodes, Tr
   out.csv_first_chunk.clear();
   // Room for a whole chunk up front: pages reserved and never written cost nothing, while
   // growing by doubling wrote every row two or three times over fresh pages (page faults were a
-  // fifth of random N=10,000's CPU on this project's VM: docs/performance.md "Page faults").
+  // fifth of random N=10,000's CPU on this project's VM: docs/performance.md "Inlining, parked
+  // classes and page faults").
   out.csv_first_chunk.reserve(kTransferCsvChunkRows);
   int64_t largest = -1;
   while (std::optional<TransferSpec> t = reader.next()) {

@@ -261,8 +261,8 @@ void FlowSolver::leave_constraints(const FlowClass& k, uint32_t removed) {
 // faults"). The group's service curve restarts at the refill, as a fresh group's does at its
 // first class, so the numbers are those of the path without parking. A class still empty at
 // the next solve (or released) finishes leaving there (unpark()).
-bool FlowSolver::parkable(const FlowClass& k, uint32_t removed) const {
-  return !k.listed && k.group == k.ceiling_group && group(k.group).heap.size() == 1 && removed > 0;
+bool FlowSolver::parkable(const FlowClass& k) const {
+  return !k.listed && k.group == k.ceiling_group && group(k.group).heap.size() == 1;
 }
 
 void FlowSolver::park(FlowClassId id, uint32_t removed) {
@@ -882,7 +882,7 @@ void FlowSolver::collect_completed(Time now, std::vector<uint64_t>& tags) {
       }
       if (k.members != before) mark_dirty(id);
       if (k.members == 0) {
-        if (parkable(k, before)) park(id, before);  // leaves the group's heap
+        if (parkable(k)) park(id, before);  // leaves the group's heap
         else deactivate(id, before);                // (the same)
       } else {
         if (k.members != before) member_change(k, static_cast<double>(k.members) - static_cast<double>(before));

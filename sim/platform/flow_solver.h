@@ -232,7 +232,7 @@ class FlowSolver {
   void activate(FlowClassId id);
   void deactivate(FlowClassId id, uint32_t removed);
   void leave_constraints(const FlowClass& k, uint32_t removed);
-  bool parkable(const FlowClass& k, uint32_t removed) const;
+  bool parkable(const FlowClass& k) const;
   void park(FlowClassId id, uint32_t removed);
   void unpark(FlowClassId id);
   void refill(FlowClassId id, int64_t now_ps);

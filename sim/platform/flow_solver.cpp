@@ -53,8 +53,8 @@ void FlowSolver::set_capacity(ConstraintId c, double capacity) {
 
 FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double bound) {
   if (!(bound > 0)) throw std::invalid_argument("FlowSolver: class bound must be > 0");
-  std::vector<FlowElement> merged;
-  merged.reserve(elements.size());
+  std::vector<FlowElement>& merged = merge_scratch_;
+  merged.clear();
   for (const FlowElement& e : elements) {
     if (e.constraint >= constraints_.size()) throw std::invalid_argument("FlowSolver: unknown constraint id");
     if (!(e.weight > 0) || !std::isfinite(e.weight))
@@ -77,9 +77,8 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
     own_completion_pos_.push_back(-1);
   }
   FlowClass& k = classes_[id];
-  k.elements = std::move(merged);
-  k.slot.assign(k.elements.size(), 0);
-  k.entry.assign(k.elements.size(), 0);
+  k.elements.clear();  // a reused id keeps its array
+  for (const FlowElement& e : merged) k.elements.push_back({e.constraint, 0, e.weight, 0});
   k.bound = bound;
   k.ceiling_capacities = UINT64_MAX;  // (a reused id's ceiling was another class's)
   k.members = 0;
@@ -108,7 +107,7 @@ void FlowSolver::release_class(FlowClassId id) {
   // A class that emptied since the last solve still changes its constraints' other users: keep
   // them as seeds of the next solve, which no longer sees this class's elements.
   if (k.dirty)
-    for (const FlowElement& e : k.elements) released_seeds_.push_back(e.constraint);
+    for (const ClassElement& e : k.elements) released_seeds_.push_back(e.constraint);
   if (k.in_lists) leave_lists(id);
   k.live = false;
   free_classes_.push_back(id);
@@ -200,7 +199,7 @@ void FlowSolver::activate(FlowClassId id) {
   for (size_t i = 0; i < k.elements.size(); ++i) {
     Constraint& c = constraints_[k.elements[i].constraint];
     if (!listed) {
-      k.slot[i] = static_cast<uint32_t>(c.active.size());
+      k.elements[i].slot = static_cast<uint32_t>(c.active.size());
       c.active.push_back(id);
     }
     ++c.busy;
@@ -216,14 +215,14 @@ void FlowSolver::leave_lists(FlowClassId id) {
   for (size_t i = 0; i < k.elements.size(); ++i) {
     const ConstraintId c = k.elements[i].constraint;
     auto& list = constraints_[c].active;
-    const uint32_t pos = k.slot[i];
+    const uint32_t pos = k.elements[i].slot;
     const FlowClassId moved = list.back();
     list[pos] = moved;
     list.pop_back();
     if (moved != id) {
       FlowClass& m = classes_[moved];
       for (size_t j = 0; j < m.elements.size(); ++j)
-        if (m.elements[j].constraint == c) m.slot[j] = pos;
+        if (m.elements[j].constraint == c) m.elements[j].slot = pos;
     }
   }
 }
@@ -320,7 +319,7 @@ void FlowSolver::drop_cancelled_top(FlowClass& k) {
 // fix it: on a tie, the one progressive filling would pick (the bound, then the lowest id).
 double FlowSolver::alone_rate(const FlowClass& k, GroupId& g) const {
   double rate = k.bound;
-  for (const FlowElement& e : k.elements) {
+  for (const ClassElement& e : k.elements) {
     const double r = constraints_[e.constraint].capacity / (k.members * e.weight);
     if (r < rate || (r == rate && !(g & kOwnGroup) && e.constraint < g)) {
       rate = r;
@@ -345,7 +344,7 @@ void FlowSolver::rescan_ceilings(Constraint& c, ConstraintId cid) {
   double most = 0;
   for (FlowClassId id : c.active) {
     const FlowClass& k = classes_[id];
-    for (const FlowElement& e : k.elements)
+    for (const ClassElement& e : k.elements)
       if (e.constraint == cid) most += k.members * e.weight * k.ceiling;
   }
   c.ceiling_sum = most;
@@ -385,7 +384,7 @@ void FlowSolver::join_columns(FlowClassId id) {
   k.listed = true;
   for (size_t i = 0; i < k.elements.size(); ++i) {
     const uint32_t e = find_or_add_entry(k.elements[i].constraint, k.group);
-    k.entry[i] = e;
+    k.elements[i].entry = e;
     entries_[e].demand += k.members * k.elements[i].weight;
     ++entries_[e].count;
   }
@@ -397,7 +396,7 @@ void FlowSolver::leave_columns(FlowClassId id, double members) {
   k.listed = false;
   Group& g = group(k.group);
   for (size_t i = 0; i < k.elements.size(); ++i) {
-    const uint32_t e = k.entry[i];
+    const uint32_t e = k.elements[i].entry;
     ColumnEntry& ent = entries_[e];
     ent.demand -= members * k.elements[i].weight;
     if (--ent.count > 0) continue;
@@ -423,19 +422,19 @@ void FlowSolver::leave_columns(FlowClassId id, double members) {
 // (move_to_group()) or shares one of its constraints that may saturate (solve()'s seeds).
 void FlowSolver::list_class(FlowClassId id) {
   FlowClass& k = classes_[id];
-  for (const FlowElement& e : k.elements) --constraints_[e.constraint].unlisted;
+  for (const ClassElement& e : k.elements) --constraints_[e.constraint].unlisted;
   join_columns(id);
   if (in_solve(k.group))  // (its group was taken with an empty column)
-    for (const FlowElement& e : k.elements) take_constraint(e.constraint);
+    for (const ClassElement& e : k.elements) take_constraint(e.constraint);
 }
 
 // A class gained (delta > 0) or lost members: its constraints' sums of ceilings and, when it is
 // listed, its entries' demands follow.
 void FlowSolver::member_change(const FlowClass& k, double delta) {
   for (size_t i = 0; i < k.elements.size(); ++i) {
-    const FlowElement& e = k.elements[i];
+    const ClassElement& e = k.elements[i];
     constraints_[e.constraint].ceiling_sum += delta * e.weight * k.ceiling;  // (see is_slack())
-    if (k.listed) entries_[k.entry[i]].demand += delta * e.weight;
+    if (k.listed) entries_[k.elements[i].entry].demand += delta * e.weight;
   }
 }
 
@@ -628,7 +627,7 @@ void FlowSolver::move_to_group(FlowClassId id, GroupId g, bool list) {
   if (std::isfinite(k.bound)) ++gr.bounded;
   if (list) join_columns(id);  // (Constraint::unlisted counts the active classes not listed)
   if (was_listed != list)
-    for (const FlowElement& e : k.elements) constraints_[e.constraint].unlisted += list ? -1u : 1u;
+    for (const ClassElement& e : k.elements) constraints_[e.constraint].unlisted += list ? -1u : 1u;
   k.s_base = s;
   k.g_base = gr.service;
   place_in_group(id);
@@ -655,7 +654,7 @@ void FlowSolver::solve(Time now) {
     k.dirty = false;
     k.seen = epoch_;
     if (!k.live) continue;
-    for (const FlowElement& e : k.elements) take_constraint(e.constraint);
+    for (const ClassElement& e : k.elements) take_constraint(e.constraint);
     if (k.members == 0) {
       if (k.in_lists) leave_lists(id);  // (every list the solve reads holds busy classes only)
       continue;
@@ -666,7 +665,7 @@ void FlowSolver::solve(Time now) {
     k.ceiling_group = kOwnGroup | id;
     const double ceiling = alone_rate(k, k.ceiling_group);
     if (ceiling != k.ceiling) {
-      for (const FlowElement& e : k.elements)
+      for (const ClassElement& e : k.elements)
         add_ceiling(constraints_[e.constraint], k.members * e.weight * (ceiling - k.ceiling));
       k.ceiling = ceiling;
     }
@@ -727,7 +726,7 @@ void FlowSolver::solve(Time now) {
     FlowClass& k = classes_[id];
     if (!k.live || k.members == 0) continue;
     bool alone = true;
-    for (const FlowElement& e : k.elements) {
+    for (const ClassElement& e : k.elements) {
       const Constraint& c = constraints_[e.constraint];
       if (!c.slack && c.active.size() != 1) {
         alone = false;
@@ -914,7 +913,7 @@ double FlowSolver::usage(ConstraintId c) const {
   for (FlowClassId id : constraints_.at(c).active) {
     const FlowClass& k = classes_[id];
     const double r = k.group == kNoGroup ? 0 : group(k.group).lambda;
-    for (const FlowElement& e : k.elements)
+    for (const ClassElement& e : k.elements)
       if (e.constraint == c) u += k.members * e.weight * r;
   }
   return u;

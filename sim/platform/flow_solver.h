@@ -183,10 +183,16 @@ class FlowSolver {
       return level > o.level || (level == o.level && flow > o.flow);
     }
   };
+  // A class's element, and where the class sits on its constraint: one array per class (three
+  // arrays, one per field, were three allocations a class and three cache lines a visit).
+  struct ClassElement {
+    ConstraintId constraint;
+    uint32_t slot;  // position of this class in the constraint's Constraint::active
+    double weight;
+    uint32_t entry;  // its group's column entry on the constraint (while listed)
+  };
   struct FlowClass {
-    std::vector<FlowElement> elements;
-    std::vector<uint32_t> slot;  // position of this class in each element's Constraint::active
-    std::vector<uint32_t> entry;  // its group's column entry for each element (while listed)
+    std::vector<ClassElement> elements;
     bool listed = false;          // in its group's column (else counted in Constraint::unlisted)
     double bound = kUnbounded;
     double ceiling = 0;          // per-member rate alone; as of the solve that last saw it dirty
@@ -294,6 +300,7 @@ class FlowSolver {
   std::vector<int32_t> constraint_completion_pos_;
   std::vector<int32_t> own_completion_pos_;
   std::vector<FlowClassId> free_classes_;
+  std::vector<FlowElement> merge_scratch_;  // make_class(): the elements, merged by constraint
   std::vector<Flow> flows_;
   std::vector<FlowId> free_flows_;
   std::vector<FlowClassId> dirty_classes_;

@@ -190,7 +190,7 @@ FlowClassId SimPlatform::fabric_class(int src_node, int dst_node, Activity& a, T
   const Topology::Route r = topology_.route(src_node, dst_node);
   latency = r.latency;
   a.own_directions = r.directions;
-  std::vector<FlowElement>& elements = fabric_elements_;
+  std::vector<FlowElement>& elements = class_elements_;
   elements.clear();
   for (uint32_t d : r.directions) elements.push_back({link_capacity_[topology_.directions()[d].capacity_group], 1.0});
   if (copy_out_[src_node] != kNoConstraint) elements.push_back({copy_out_[src_node], 1.0});
@@ -206,7 +206,8 @@ uint32_t SimPlatform::cached_route(int src_node, int dst_node, int path_index) {
   CachedRoute cr;
   cr.src_node = src_node;
   cr.dst_node = dst_node;
-  std::vector<FlowElement> elements;
+  std::vector<FlowElement>& elements = class_elements_;
+  elements.clear();
   if (src_node == dst_node) {
     // A copy within one GPU reads and writes its HBM.
     cr.latency = Time::zero();

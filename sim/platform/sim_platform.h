@@ -248,7 +248,7 @@ class SimPlatform final : public Platform, private EventHandler {
   std::unordered_map<AllocationId, std::pair<GpuId, int64_t>> allocations_;
   std::vector<std::unique_ptr<FlowCollective>> collectives_;
   std::vector<uint64_t> completed_scratch_;
-  std::vector<FlowElement> fabric_elements_;  // fabric_class() scratch
+  std::vector<FlowElement> class_elements_;  // fabric_class() and cached_route() scratch
   std::unordered_map<ActivityId, std::unique_ptr<ActivityRecord>> collective_records_;
   ActivityId next_activity_id_ = 1;
   AllocationId next_allocation_ = 1;

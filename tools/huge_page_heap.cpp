@@ -6,7 +6,7 @@
 //
 // Why: on the development VM a 4 KiB page fault costs 10-14 us (touching 8 MiB of fresh 4 KiB
 // pages: 23-28 ms; of 2 MiB pages: 0.5-0.6 ms), and a run's first touches of its heap were
-// 15-20 % of its CPU (ring P=512: 1,026 faults; random N=10,000: 1,415). glibc does this itself
+// 15-20 % of its CPU (ring P=512: 1,042 faults; random N=10,000: 1,438). glibc does this itself
 // under GLIBC_TUNABLES=glibc.malloc.hugetlb=1, but only when the environment says so before exec;
 // this does the same from inside, with glibc's public knobs:
 //  * the main arena's heap grows by 256 MiB of address space at a time (M_TOP_PAD; only what is

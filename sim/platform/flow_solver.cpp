@@ -882,7 +882,7 @@ void FlowSolver::collect_completed(Time now, std::vector<uint64_t>& tags) {
       if (k.members != before) mark_dirty(id);
       if (k.members == 0) {
         if (parkable(k)) park(id, before);  // leaves the group's heap
-        else deactivate(id, before);                // (the same)
+        else deactivate(id, before);        // (the same)
       } else {
         if (k.members != before) member_change(k, static_cast<double>(k.members) - static_cast<double>(before));
         drop_cancelled_top(k);

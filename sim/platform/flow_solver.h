@@ -183,8 +183,8 @@ class FlowSolver {
       return level > o.level || (level == o.level && flow > o.flow);
     }
   };
-  // A class's element, and where the class sits on its constraint: one array per class (three
-  // arrays, one per field, were three allocations a class and three cache lines a visit).
+  // A class's element, and where the class sits on its constraint: one array per class (an array
+  // per field was three allocations a class).
   struct ClassElement {
     ConstraintId constraint;
     uint32_t slot;  // position of this class in the constraint's Constraint::active

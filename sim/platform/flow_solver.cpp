@@ -652,9 +652,12 @@ void FlowSolver::solve(Time now) {
   for (FlowClassId id : solving_) {
     FlowClass& k = classes_[id];
     k.dirty = false;
-    k.seen = epoch_;
     if (!k.live) continue;
-    for (const ClassElement& e : k.elements) take_constraint(e.constraint);
+    const uint32_t held = k.members > 0 ? epoch_ : 0;
+    for (const ClassElement& e : k.elements) {
+      take_constraint(e.constraint);
+      if (held) constraints_[e.constraint].held = held;
+    }
     if (k.members == 0) {
       if (k.in_lists) leave_lists(id);  // (every list the solve reads holds busy classes only)
       continue;
@@ -767,18 +770,38 @@ void FlowSolver::finish_solve() {
 // Whether a seed lets every dirty class run alone at its ceiling: it cannot saturate (nor could
 // before), or it carries at most one class, a dirty one. When every seed does, no other class
 // sees the change (a ring's step: each hop's next chunk on its own link).
+// A class with members is in the lists of all its constraints, and a dirty one without has left
+// them by now: one class on a constraint a dirty class with members uses (`held`) is that class.
+// (The stamp spares reading the list and the class: two cache misses a seed in a ring's step.)
 bool FlowSolver::alone_on(const Constraint& c) const {
   if (c.slack && c.was_slack) return true;
-  return c.active.size() == 0 || (c.active.size() == 1 && classes_[c.active[0]].seen == epoch_);
+  return c.active.size() == 0 || (c.active.size() == 1 && c.held == epoch_);
 }
 
 // The solve when every seed is alone_on(): each dirty class in the group of its ceiling, at its
 // ceiling.
+// A class already in that group, as its only class (a ring's refilled hop), is finished here
+// too: its group is touched once, not again in finish_solve() after every other class has
+// pushed it out of the cache. No other class of the solve can reach that group (one alone on
+// its constraints that may saturate shares its group with no one).
 void FlowSolver::fix_alone() {
   ++fill_epoch_;
   for (FlowClassId id : solving_) {
     FlowClass& k = classes_[id];
     if (!k.live || k.members == 0) continue;
+    if (k.group == k.ceiling_group) {
+      Group& g = group(k.group);
+      if (g.mark != epoch_ && g.heap.size() == 1) {
+        g.mark = epoch_;
+        advance_group(g, now_ps_);
+        const double before = g.lambda;
+        g.lambda = k.ceiling;  // (`fixed` is left: nothing of this solve asks)
+        ++classes_solved_;
+        if (g.moved || g.lambda != before) update_group_completion(k.group);
+        g.moved = false;
+        continue;
+      }
+    }
     if (k.group != kNoGroup) take_group(k.group);
     move_to_group(id, k.ceiling_group, /*list=*/false);
     Group& g = group(k.ceiling_group);

@@ -138,43 +138,49 @@ class FlowSolver {
     uint32_t row_pos = 0;
     uint32_t col_pos = 0;
   };
-  struct Constraint {
+  // Two cache lines: the first holds what every start, finish and solve reads (a ring's step
+  // reads nothing else), the second the filling's scratch and the row.
+  struct alignas(64) Constraint {
     double capacity = 0;
+    double ceiling_sum = 0;           // sum of members x weight x ceiling of its active classes
     // Classes with members, and those that emptied since the last solve (in no solve's view),
     // unordered (swap-remove); busy counts the former.
     std::vector<FlowClassId> active;
     uint32_t busy = 0;
-    std::vector<uint32_t> row;        // entries of the groups with classes on it, unordered
-    int32_t self_entry = -1;          // the entry of its own group, if any
-    uint32_t unfixed = 0;             // solve() scratch: classes on it not fixed yet
     uint32_t unlisted = 0;            // active classes on it not in its row
-    double ceiling_sum = 0;           // sum of members x weight x ceiling of its active classes
-    bool rescan = false;              // ceiling_sum is taken again at the next judgement
-    double remaining = 0;             // scratch for solve()
-    double demand = 0;
     uint32_t mark = 0;
-    uint32_t round = 0;
-    int32_t fill_pos = -1;
+    uint32_t held = 0;  // solve(): a dirty class with members uses it (epoch_)
     // As of the last solve that had one of its classes dirty (only those change it): the sum of
     // its classes' ceilings (members x weight x ceiling) stays below its capacity.
     bool slack = false;
     bool was_slack = false;  // solve() scratch, for a seed: `slack` before the solve judged it
+    bool rescan = false;              // ceiling_sum is taken again at the next judgement
+    std::vector<uint32_t> row;        // entries of the groups with classes on it, unordered
+    int32_t self_entry = -1;          // the entry of its own group, if any
+    uint32_t unfixed = 0;             // solve() scratch: classes on it not fixed yet
+    double remaining = 0;             // scratch for solve()
+    double demand = 0;
+    uint32_t round = 0;
+    int32_t fill_pos = -1;
   };
-  struct Group {
+  // Two cache lines: the first holds what a start, a finish and the solve of a class alone
+  // read (a ring's step reads nothing else, for hundreds of groups in turn), the second the
+  // filling's.
+  struct alignas(64) Group {
     explicit Group(FlowSolver* s) : heap(ClassInGroup{s}) {}
     double lambda = 0;   // rate of each member of each class in the group
     double service = 0;  // per-member service since the group last emptied
     int64_t last_ps = 0;
     IndexedHeap<double, ClassInGroup> heap;  // classes by the group service of their first finish
-    std::vector<uint32_t> column;  // its entries, one per constraint its classes use, unordered
-    uint32_t bounded = 0;          // classes with a finite bound
     uint32_t mark = 0;             // solve(): in the solve (epoch_)
-    uint32_t fixed = 0;            // solve(): its rate is set in this filling pass (fill_epoch_)
-    // solve() scratch: the rate before the solve (kUnbounded if it was empty: nothing is known
-    // of the rates on its constraint), and whether a class joined, left or was re-keyed; a group
-    // with neither change keeps its completion time.
-    double lambda_before = 0;
+    // solve() scratch: whether a class joined, left or was re-keyed, and the rate before the
+    // solve (kUnbounded if it was empty: nothing is known of the rates on its constraint); a
+    // group with neither change keeps its completion time.
     bool moved = false;
+    double lambda_before = 0;
+    uint32_t fixed = 0;            // solve(): its rate is set in this filling pass (fill_epoch_)
+    uint32_t bounded = 0;          // classes with a finite bound
+    std::vector<uint32_t> column;  // its entries, one per constraint its classes use, unordered
   };
   struct Member {
     double level;
@@ -191,32 +197,33 @@ class FlowSolver {
     double weight;
     uint32_t entry;  // its group's column entry on the constraint (while listed)
   };
-  struct FlowClass {
+  // Two cache lines: the first holds what the solve reads of a dirty class, the second what a
+  // start or a finish adds (its members' heap, its place on its group's service curve).
+  struct alignas(64) FlowClass {
     std::vector<ClassElement> elements;
-    bool listed = false;          // in its group's column (else counted in Constraint::unlisted)
-    double bound = kUnbounded;
-    double ceiling = 0;          // per-member rate alone; as of the solve that last saw it dirty
-    GroupId ceiling_group = kNoGroup;  // the group that rate would put it in
     // What the ceiling was computed for: it holds while no capacity changed and the class has as
     // many members (a ring's hop empties and refills its class at every step).
     uint64_t ceiling_capacities = UINT64_MAX;
+    double ceiling = 0;          // per-member rate alone; as of the solve that last saw it dirty
     uint32_t ceiling_members = 0;
-    uint32_t seen = 0;           // solve(): dirty in this solve (epoch_)
     uint32_t members = 0;
-    std::vector<Member> heap;    // min-heap by level (class-service units); cancelled ones lazily
-    uint32_t cancelled = 0;      // entries of `heap` whose flow was cancelled (not yet dropped)
-    // Service of a member of this class at time t: s_base + (group service at t - g_base).
     GroupId group = kNoGroup;
-    double s_base = 0;
-    double g_base = 0;
+    GroupId ceiling_group = kNoGroup;  // the group that rate would put it in
     int32_t group_pos = -1;      // position in its group's heap
     bool live = false;
     bool dirty = false;
-    bool in_lists = false;       // in its constraints' Constraint::active
+    bool listed = false;          // in its group's column (else counted in Constraint::unlisted)
     // Parked (flow_solver.cpp, above parkable()): empty, out of its group's heap, but still in
     // `group` and counted on its constraints with parked_members members until the next solve.
     bool parked = false;
+    std::vector<Member> heap;    // min-heap by level (class-service units); cancelled ones lazily
+    // Service of a member of this class at time t: s_base + (group service at t - g_base).
+    double s_base = 0;
+    double g_base = 0;
+    double bound = kUnbounded;
+    uint32_t cancelled = 0;      // entries of `heap` whose flow was cancelled (not yet dropped)
     uint32_t parked_members = 0;
+    bool in_lists = false;       // in its constraints' Constraint::active
   };
   struct Flow {
     FlowClassId cls = 0;

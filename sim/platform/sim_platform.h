@@ -84,7 +84,7 @@ class SimPlatform final : public Platform, private EventHandler {
 
   // What each link direction carried (index = Topology::directions()), counted as copies begin
   // and end: cheap enough to keep on in every run, log or not.
-  struct LinkUsage {
+  struct alignas(64) LinkUsage {  // (a line each: a copy updates two or more as it begins and ends)
     double bytes = 0;       // payload of the copies that crossed it
     Time busy;              // time with at least one copy moving bytes on it
     uint64_t transfers = 0;
@@ -125,37 +125,39 @@ class SimPlatform final : public Platform, private EventHandler {
   void finish_collective(FlowCollective* c);
 
  private:
-  struct Activity {
-    ActivityKind kind = ActivityKind::copy;
+  // The first cache line holds all a copy reads as it begins and ends (a ring step begins and
+  // ends hundreds of copies, each evicting the others' lines); a kernel's fields follow.
+  struct alignas(64) Activity {
     CompletionListener* listener = nullptr;
     uint64_t tag = 0;
     ActivityId id = 0;
-    FlowClassId cls = 0;
-    bool ephemeral_class = false;  // released when the activity ends (kernels)
-    uint32_t route = UINT32_MAX;   // copies: index into routes_, or kOwnRoute
-    std::vector<uint32_t> own_directions;  // kOwnRoute: the copy's route (between cluster nodes)
     double amount = 0;
     std::unique_ptr<ActivityRecord> record;  // only when logging
+    FlowClassId cls = 0;
+    uint32_t route = UINT32_MAX;   // copies: index into routes_, or kOwnRoute
+    ActivityKind kind = ActivityKind::copy;
+    bool ephemeral_class = false;  // released when the activity ends (kernels)
+    bool dispatched = false;  // kernels with blocks: their dispatch wait is behind them
     // Kernels with described blocks (KernelProfile::block_s > 0), for block dispatch.
     GpuId gpu = 0;
     PartitionId partition = kWholeGpu;
     int sms = 0;         // max_sms (0 = the whole pool)
     double block_s = 0;
     double own_s = 0;    // its time alone on its SMs
-    bool dispatched = false;  // its dispatch wait is behind it
     Time began;               // when its blocks began (a resident kernel)
+    std::vector<uint32_t> own_directions;  // kOwnRoute: the copy's route (between cluster nodes)
   };
   // Wakes a kernel whose blocks waited for a co-runner's (tag = its activity slot).
   struct DispatchWake final : CompletionListener {
     SimPlatform* platform = nullptr;
     void on_complete(uint64_t slot) override { platform->begin(static_cast<uint32_t>(slot)); }
   };
-  struct CachedRoute {
-    FlowClassId cls;
+  struct alignas(64) CachedRoute {  // (one cache line: every copy on the route reads it twice)
     Time latency;
+    std::vector<uint32_t> directions;
+    FlowClassId cls;
     uint32_t lane;
     int src_node, dst_node;
-    std::vector<uint32_t> directions;
   };
   struct GpuState {
     ConstraintId sm_pool = 0;  // the GPU's unreserved SMs

@@ -113,14 +113,14 @@ void FlowSolver::release_class(FlowClassId id) {
   free_classes_.push_back(id);
 }
 
-void FlowSolver::advance_group(Group& g, int64_t now_ps) {
+inline void FlowSolver::advance_group(Group& g, int64_t now_ps) {
   if (now_ps > g.last_ps) {
     g.service += g.lambda * static_cast<double>(now_ps - g.last_ps) / kPsPerSecond;
     g.last_ps = now_ps;
   }
 }
 
-double FlowSolver::class_service(const FlowClass& k, int64_t now_ps) const {
+inline double FlowSolver::class_service(const FlowClass& k, int64_t now_ps) const {
   if (k.group == kNoGroup) return k.s_base;
   const Group& g = group(k.group);
   const double gs = g.service + g.lambda * static_cast<double>(std::max<int64_t>(0, now_ps - g.last_ps)) / kPsPerSecond;
@@ -260,11 +260,11 @@ void FlowSolver::leave_constraints(const FlowClass& k, uint32_t removed) {
 // faults"). The group's service curve restarts at the refill, as a fresh group's does at its
 // first class, so the numbers are those of the path without parking. A class still empty at
 // the next solve (or released) finishes leaving there (unpark()).
-bool FlowSolver::parkable(const FlowClass& k) const {
+inline bool FlowSolver::parkable(const FlowClass& k) const {
   return !k.listed && k.group == k.ceiling_group && group(k.group).heap.size() == 1;
 }
 
-void FlowSolver::park(FlowClassId id, uint32_t removed) {
+inline void FlowSolver::park(FlowClassId id, uint32_t removed) {
   FlowClass& k = classes_[id];
   k.heap.clear();
   k.cancelled = 0;
@@ -285,7 +285,7 @@ void FlowSolver::unpark(FlowClassId id) {
 
 // A start in a parked class: back in its group, which no other class can have joined (classes
 // change groups only in a solve, and the parked one was its group's only class).
-void FlowSolver::refill(FlowClassId id, int64_t now_ps) {
+inline void FlowSolver::refill(FlowClassId id, int64_t now_ps) {
   FlowClass& k = classes_[id];
   Group& g = group(k.group);
   k.parked = false;
@@ -295,7 +295,7 @@ void FlowSolver::refill(FlowClassId id, int64_t now_ps) {
   if (std::isfinite(k.bound)) ++g.bounded;
 }
 
-void FlowSolver::mark_dirty(FlowClassId id) {
+inline void FlowSolver::mark_dirty(FlowClassId id) {
   FlowClass& k = classes_[id];
   if (!k.dirty) {
     k.dirty = true;
@@ -440,7 +440,7 @@ void FlowSolver::member_change(const FlowClass& k, double delta) {
 
 // A group joins the solve (its column's constraints join in take_owners()). Its rate is still the
 // old one: bring its service curve to now under it, and keep it (the filling may change it).
-void FlowSolver::take_group(GroupId g) {
+inline void FlowSolver::take_group(GroupId g) {
   Group& gr = group(g);
   if (gr.mark == epoch_) return;
   gr.mark = epoch_;
@@ -648,19 +648,38 @@ void FlowSolver::solve(Time now) {
     if (classes_[id].parked) unpark(id);
   parked_.clear();
   // Seeds: the constraints of every dirty class (a class that emptied still changes its
-  // constraints' other users), and each dirty class's ceiling.
+  // constraints' other users), and each dirty class's ceiling. Only a seed can have changed
+  // whether it is slack (its classes' ceilings are the ones that moved); Constraint::was_slack
+  // keeps each one's judgement before the solve, and the same judgement asks whether every
+  // dirty class is alone (alone_on()). A seed is judged as a class with members first takes it,
+  // while its line is at hand (a ring's step judges 1,500 seeds, which a second pass read from
+  // memory again); a change that may alter a judgement made so (a ceiling moved, a class left
+  // the lists, a seed to rescan or of a released class) has them all taken again below, as
+  // they were: the sums and lists are final by then.
+  bool alone = true;
+  bool judge_again = !released_seeds_.empty();
   for (FlowClassId id : solving_) {
     FlowClass& k = classes_[id];
     k.dirty = false;
     if (!k.live) continue;
-    const uint32_t held = k.members > 0 ? epoch_ : 0;
-    for (const ClassElement& e : k.elements) {
-      take_constraint(e.constraint);
-      if (held) constraints_[e.constraint].held = held;
-    }
     if (k.members == 0) {
+      for (const ClassElement& e : k.elements) take_seed(e.constraint);
       if (k.in_lists) leave_lists(id);  // (every list the solve reads holds busy classes only)
+      judge_again = true;
       continue;
+    }
+    for (const ClassElement& e : k.elements) {
+      Constraint& c = constraints_[e.constraint];
+      c.held = epoch_;
+      if (c.mark == epoch_) continue;
+      take_seed(e.constraint);
+      if (c.rescan) {
+        judge_again = true;
+        continue;
+      }
+      c.slack = is_slack(c, e.constraint);
+      // (alone_on(): k is the one class a list of one holds.)
+      alone = alone && ((c.slack && c.was_slack) || c.active.size() == 1);
     }
     if (k.ceiling_capacities == capacity_changes_ && k.ceiling_members == k.members) continue;
     k.ceiling_capacities = capacity_changes_;
@@ -671,21 +690,20 @@ void FlowSolver::solve(Time now) {
       for (const ClassElement& e : k.elements)
         add_ceiling(constraints_[e.constraint], k.members * e.weight * (ceiling - k.ceiling));
       k.ceiling = ceiling;
+      judge_again = true;
     }
   }
-  for (ConstraintId cid : released_seeds_) take_constraint(cid);
+  for (ConstraintId cid : released_seeds_) take_seed(cid);
   released_seeds_.clear();
-  // Only a seed can have changed whether it is slack (its classes' ceilings are the ones that
-  // moved); Constraint::was_slack keeps each one's judgement before the solve. The same pass
-  // asks whether every dirty class is alone (alone_on()).
   const size_t seeds = comp_constraints_.size();
-  bool alone = true;
-  for (size_t i = 0; i < seeds; ++i) {
-    const ConstraintId cid = comp_constraints_[i];
-    Constraint& c = constraints_[cid];
-    c.was_slack = c.slack;
-    c.slack = is_slack(c, cid);
-    alone = alone && alone_on(c);
+  if (judge_again) {
+    alone = true;
+    for (size_t i = 0; i < seeds; ++i) {
+      const ConstraintId cid = comp_constraints_[i];
+      Constraint& c = constraints_[cid];
+      c.slack = is_slack(c, cid);
+      alone = alone && alone_on(c);
+    }
   }
   if (alone) return fix_alone();
   // A class new to the solver joins the group of its ceiling: the filling moves it if another
@@ -773,7 +791,7 @@ void FlowSolver::finish_solve() {
 // A class with members is in the lists of all its constraints, and a dirty one without has left
 // them by now: one class on a constraint a dirty class with members uses (`held`) is that class.
 // (The stamp spares reading the list and the class: two cache misses a seed in a ring's step.)
-bool FlowSolver::alone_on(const Constraint& c) const {
+inline bool FlowSolver::alone_on(const Constraint& c) const {
   if (c.slack && c.was_slack) return true;
   return c.active.size() == 0 || (c.active.size() == 1 && c.held == epoch_);
 }
@@ -945,7 +963,7 @@ double FlowSolver::usage(ConstraintId c) const {
 // --- a group's heap of classes, keyed by the group service at which the class's first member
 // finishes: level - s_base + g_base; and the heap of groups by next completion ---------------
 
-void FlowSolver::place_in_group(FlowClassId id) {
+inline void FlowSolver::place_in_group(FlowClassId id) {
   FlowClass& k = classes_[id];
   Group& g = group(k.group);
   g.heap.set(id, k.heap.front().level - k.s_base + k.g_base);

@@ -240,17 +240,17 @@ class FlowSolver {
   int32_t& completion_pos(GroupId g) {
     return g & kOwnGroup ? own_completion_pos_[g & ~kOwnGroup] : constraint_completion_pos_[g];
   }
-  void advance_group(Group& g, int64_t now_ps);
-  double class_service(const FlowClass& k, int64_t now_ps) const;
+  [[gnu::always_inline]] void advance_group(Group& g, int64_t now_ps);
+  [[gnu::always_inline]] double class_service(const FlowClass& k, int64_t now_ps) const;
   void activate(FlowClassId id);
   void deactivate(FlowClassId id, uint32_t removed);
   void leave_constraints(const FlowClass& k, uint32_t removed);
-  bool parkable(const FlowClass& k) const;
-  void park(FlowClassId id, uint32_t removed);
+  [[gnu::always_inline]] bool parkable(const FlowClass& k) const;
+  [[gnu::always_inline]] void park(FlowClassId id, uint32_t removed);
   void unpark(FlowClassId id);
-  void refill(FlowClassId id, int64_t now_ps);
+  [[gnu::always_inline]] void refill(FlowClassId id, int64_t now_ps);
   void leave_lists(FlowClassId id);
-  void mark_dirty(FlowClassId id);
+  [[gnu::always_inline]] void mark_dirty(FlowClassId id);
   double alone_rate(const FlowClass& k, GroupId& g) const;
   // What it judges, and why the running sum holds: flow_solver.cpp, above rescan_ceilings().
   bool is_slack(Constraint& c, ConstraintId cid) {
@@ -280,12 +280,21 @@ class FlowSolver {
       comp_constraints_.push_back(cid);
     }
   }
-  void take_group(GroupId g);  // into the solve, brought to now under its old rate
+  // A seed of the solve: taken, with its judgement before the solve kept in was_slack.
+  void take_seed(ConstraintId cid) {
+    Constraint& c = constraints_[cid];
+    if (c.mark != epoch_) {
+      c.mark = epoch_;
+      c.was_slack = c.slack;
+      comp_constraints_.push_back(cid);
+    }
+  }
+  [[gnu::always_inline]] void take_group(GroupId g);  // into the solve, brought to now under its old rate
   void take_owners();          // closes the solve over "the group a member's constraint fixes"
   bool settled();              // no group left out runs faster than the constraint fixing it
   void take_component();       // every group connected through constraints that may saturate
   void fill_pass();            // progressive filling of the solve's unfixed groups
-  bool alone_on(const Constraint& c) const;
+  [[gnu::always_inline]] bool alone_on(const Constraint& c) const;
   void fix_alone();
   void finish_solve();
   void fix_group(GroupId g, double rate);
@@ -296,7 +305,7 @@ class FlowSolver {
   void fill_remove(ConstraintId cid);
   void fill_top(double& share, ConstraintId& cid) const;
   void move_to_group(FlowClassId id, GroupId g, bool list);  // at now_ps_
-  void place_in_group(FlowClassId id);  // (re)keys the class in its group's heap
+  [[gnu::always_inline]] void place_in_group(FlowClassId id);  // (re)keys the class in its group's heap
   void remove_from_group(FlowClassId id, double members);
   void update_group_completion(GroupId g);
 

@@ -285,8 +285,11 @@ Topology::Route Topology::box_route(int src0, int dst0) {
   const auto src_slot = static_cast<size_t>(box_slot(src0));
   std::vector<int32_t>& tree = trees_[src_slot];
   if (tree.empty()) {
-    search_from(src0, true, nullptr);
-    if (!searched_[src_slot]) {
+    // A source's first query reads one route: the other GPUs need not be reached (on a star of
+    // P GPUs that was P relaxations a route, ring P=512: 2 % of the run).
+    const bool first = !searched_[src_slot];
+    search_from(src0, true, nullptr, first ? dst0 : -1);
+    if (first) {
       searched_[src_slot] = 1;
       return walk_route(src0, dst0, [&](int n) { return search_.reached(n) ? search_.via[static_cast<size_t>(n)] : -1; });
     }
@@ -368,7 +371,7 @@ Topology::Route Topology::fabric_route(int src, int dst) {
 // `box_only`: only box 0's own directions (a route inside a box never leaves it). `avoid`
 // (routes()): capacity groups not to cross. The search allocates nothing once warm: its arrays
 // live in search_ and are invalidated by bumping a stamp, not by clearing them.
-void Topology::search_from(int src, bool box_only, const std::vector<char>* avoid) {
+void Topology::search_from(int src, bool box_only, const std::vector<char>* avoid, int target) {
   const uint32_t limit = box_only ? static_cast<uint32_t>(box_.directions) : UINT32_MAX;
   Search& s = search_;
   s.begin(names_.size());
@@ -383,6 +386,8 @@ void Topology::search_from(int src, bool box_only, const std::vector<char>* avoi
       if (d >= limit) continue;
       const LinkDirection& l = directions_[d];
       if (avoid != nullptr && (*avoid)[static_cast<size_t>(l.capacity_group)] != 0) continue;
+      // (A GPU is a dead end: reaching it or not changes no other node's route.)
+      if (target >= 0 && l.to != target && kinds_[l.to] == NodeKind::gpu) continue;
       const SearchCost next{std::get<0>(cost) + l.latency.ps(), std::get<1>(cost) + (l.kind == LinkKind::nvlink ? 0 : 1),
                             std::get<2>(cost) + 1};
       if (s.reached(l.to) && !(next < s.best[l.to])) continue;

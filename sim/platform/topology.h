@@ -91,8 +91,9 @@ class Topology {
   Route fabric_route(int src, int dst);
   int box_slot(int node0) const;  // box 0 node -> 0.. (its GPUs, hosts, switches)
   // One shortest-path search from `src` into search_. `avoid` (optional, one flag per capacity
-  // group): groups the routes may not cross.
-  void search_from(int src, bool box_only, const std::vector<char>* avoid);
+  // group): groups the routes may not cross. `target` (optional): the one node whose route is
+  // wanted; GPUs other than it are left unreached.
+  void search_from(int src, bool box_only, const std::vector<char>* avoid, int target = -1);
   Route searched_route(int src, int dst, bool may_fail) const;
   int add_direction(int from, int to, LinkKind kind, double bandwidth_Bps, Time latency, int group);
 

@@ -30,7 +30,7 @@ ConstraintId FlowSolver::add_constraint(double capacity) {
   constraints_.back().capacity = capacity;
   constraints_.back().slack = capacity > 0;
   constraint_groups_.emplace_back(this);
-  constraint_completion_pos_.push_back(-1);
+  constraint_completion_pos_.emplace_back();
   return static_cast<ConstraintId>(constraints_.size() - 1);
 }
 
@@ -74,7 +74,7 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
     id = static_cast<FlowClassId>(classes_.size());
     classes_.emplace_back();
     own_groups_.emplace_back(this);
-    own_completion_pos_.push_back(-1);
+    own_completion_pos_.emplace_back();
   }
   FlowClass& k = classes_[id];
   k.elements.clear();  // a reused id keeps its array
@@ -895,7 +895,7 @@ void FlowSolver::collect_completed(Time now, std::vector<uint64_t>& tags) {
   // entry, past now or out (one left due would be popped again, unchanged, for ever), so this is
   // the order popping them one at a time gives.
   due_.clear();
-  completions_.take_upto(now_ps, due_, due_scratch_);
+  completions_.take_upto(now_ps, due_);
   for (const GroupId gid : due_) {
     Group& g = group(gid);
     advance_group(g, now_ps);

@@ -38,8 +38,9 @@
 //  * Parked classes. A class that empties alone in its group keeps its group and its counts on
 //    its constraints until the next solve; a start before then (a ring's hop, a latency after its
 //    last chunk) takes it back where it was instead of leaving and re-entering everything.
-// Completion times: each group keeps a heap of its classes by first finish, and one heap of
-// groups gives the next completion overall; the groups due at an instant leave it together.
+// Completion times: each group keeps a heap of its classes by first finish, and a calendar of
+// groups (one bucket per picosecond, completion_calendar.h) gives the next completion overall;
+// the groups due at an instant leave it together.
 //
 // Time is integer picoseconds (the engine's Time); finishes are rounded to the nearest ps.
 #pragma once
@@ -51,6 +52,7 @@
 #include <vector>
 
 #include "sim/engine/sim_time.h"
+#include "sim/platform/completion_calendar.h"
 #include "sim/platform/indexed_heap.h"
 
 namespace parallax {
@@ -121,7 +123,7 @@ class FlowSolver {
   };
   struct GroupInCompletions {
     FlowSolver* solver = nullptr;
-    int32_t& operator()(uint32_t g) const { return solver->completion_pos(g); }
+    CalendarPlace& operator()(uint32_t g) const { return solver->completion_pos(g); }
   };
   struct ConstraintInFill {
     FlowSolver* solver = nullptr;
@@ -236,8 +238,8 @@ class FlowSolver {
   const Group& group(GroupId g) const {
     return g & kOwnGroup ? own_groups_[g & ~kOwnGroup] : constraint_groups_[g];
   }
-  // Positions in the completion heap, kept apart from the groups: a sift touches only this array.
-  int32_t& completion_pos(GroupId g) {
+  // Places in the completion calendar, kept apart from the groups: a sift touches only this array.
+  CalendarPlace& completion_pos(GroupId g) {
     return g & kOwnGroup ? own_completion_pos_[g & ~kOwnGroup] : constraint_completion_pos_[g];
   }
   [[gnu::always_inline]] void advance_group(Group& g, int64_t now_ps);
@@ -313,15 +315,15 @@ class FlowSolver {
   std::vector<Group> constraint_groups_;
   std::vector<FlowClass> classes_;
   std::vector<Group> own_groups_;
-  std::vector<int32_t> constraint_completion_pos_;
-  std::vector<int32_t> own_completion_pos_;
+  std::vector<CalendarPlace> constraint_completion_pos_;
+  std::vector<CalendarPlace> own_completion_pos_;
   std::vector<FlowClassId> free_classes_;
   std::vector<FlowElement> merge_scratch_;  // make_class(): the elements, merged by constraint
   std::vector<Flow> flows_;
   std::vector<FlowId> free_flows_;
   std::vector<FlowClassId> dirty_classes_;
   std::vector<FlowClassId> parked_;  // parked since the last solve (some may have refilled)
-  IndexedHeap<int64_t, GroupInCompletions> completions_{GroupInCompletions{this}};  // groups by finish ps
+  CompletionCalendar<GroupInCompletions> completions_{GroupInCompletions{this}};  // groups by finish ps
   size_t active_flows_ = 0;
   uint32_t epoch_ = 0;
   uint32_t fill_epoch_ = 0;
@@ -351,7 +353,6 @@ class FlowSolver {
   std::vector<std::pair<double, ConstraintId>> fill_list_;
   IndexedHeap<double, ConstraintInFill> fill_{ConstraintInFill{this}};
   std::vector<GroupId> due_;  // collect_completed() scratch
-  HeapTakeScratch due_scratch_;
 };
 
 }  // namespace parallax

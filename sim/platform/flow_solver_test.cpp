@@ -200,51 +200,6 @@ TEST(IndexedHeap, BulkBuildPopsInKeyThenIdOrder) {
   }
 }
 
-// take_upto() takes exactly the entries up to its bound, in the order repeated pops give, and
-// leaves a heap that still pops the rest in order: random keys with many ties, all keys equal
-// (a ring step), ids inserted in random order or ascending (a ring step's: the array is then
-// sorted by id, which take_upto() checks instead of sorting); bounds below, inside and above.
-TEST(IndexedHeap, TakeUptoIsRepeatedPops) {
-  struct PositionIn {
-    std::vector<int32_t>* pos;
-    int32_t& operator()(uint32_t id) const { return (*pos)[id]; }
-  };
-  RandomStreams streams(11);
-  RandomStream& rng = streams.stream("take");
-  HeapTakeScratch scratch;
-  for (uint32_t n : {0u, 1u, 2u, 5u, 17u, 200u, 513u}) {
-    for (uint64_t spread : {1u, 3u, 50u}) {
-      for (int64_t bound : {-1, 0, 1, 25, 60}) {
-        for (bool shuffled : {true, false}) {
-          std::vector<int32_t> pos(n, -1), twin_pos(n, -1);
-          IndexedHeap<int64_t, PositionIn> heap(PositionIn{&pos}), twin(PositionIn{&twin_pos});
-          std::vector<uint32_t> ids(n);
-          for (uint32_t i = 0; i < n; ++i) ids[i] = i;
-          if (shuffled)
-            for (uint32_t i = n; i > 1; --i) std::swap(ids[i - 1], ids[rng.uniform_int(i)]);
-          for (uint32_t id : ids) {
-            const auto key = static_cast<int64_t>(rng.uniform_int(spread));
-            heap.set(id, key);
-            twin.set(id, key);
-          }
-          std::vector<uint32_t> got, expect;
-          heap.take_upto(bound, got, scratch);
-          while (!twin.empty() && twin.top_key() <= bound) {
-            expect.push_back(twin.top_id());
-            twin.pop();
-          }
-          ASSERT_EQ(got, expect) << "n = " << n << ", spread " << spread << ", bound " << bound;
-          for (uint32_t id : got) EXPECT_EQ(pos[id], -1);
-          std::vector<std::pair<int64_t, uint32_t>> rest, twin_rest;
-          for (; !heap.empty(); heap.pop()) rest.emplace_back(heap.top_key(), heap.top_id());
-          for (; !twin.empty(); twin.pop()) twin_rest.emplace_back(twin.top_key(), twin.top_id());
-          EXPECT_EQ(rest, twin_rest) << "n = " << n << ", spread " << spread << ", bound " << bound;
-        }
-      }
-    }
-  }
-}
-
 // Only the touched component is re-solved: flows on disjoint links do not join the solve.
 TEST(FlowSolver, SelectiveResolveTouchesOnlyTheComponent) {
   FlowSolver s;

@@ -961,7 +961,7 @@ double FlowSolver::usage(ConstraintId c) const {
 }
 
 // --- a group's heap of classes, keyed by the group service at which the class's first member
-// finishes: level - s_base + g_base; and the heap of groups by next completion ---------------
+// finishes: level - s_base + g_base; and the calendar of groups by next completion -----------
 
 inline void FlowSolver::place_in_group(FlowClassId id) {
   FlowClass& k = classes_[id];

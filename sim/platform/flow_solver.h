@@ -285,11 +285,8 @@ class FlowSolver {
   // A seed of the solve: taken, with its judgement before the solve kept in was_slack.
   void take_seed(ConstraintId cid) {
     Constraint& c = constraints_[cid];
-    if (c.mark != epoch_) {
-      c.mark = epoch_;
-      c.was_slack = c.slack;
-      comp_constraints_.push_back(cid);
-    }
+    if (c.mark != epoch_) c.was_slack = c.slack;
+    take_constraint(cid);
   }
   [[gnu::always_inline]] void take_group(GroupId g);  // into the solve, brought to now under its old rate
   void take_owners();          // closes the solve over "the group a member's constraint fixes"

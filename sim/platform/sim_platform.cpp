@@ -187,12 +187,10 @@ void SimPlatform::add_copy_hbm(int src_node, int dst_node, std::vector<FlowEleme
 // lives as long as the copy. Caching them per pair, as inside a box, would keep a class for
 // every pair an all-to-all touches (67 M at 8,192 GPUs).
 FlowClassId SimPlatform::fabric_class(int src_node, int dst_node, Activity& a, Time& latency) {
-  const Topology::Route r = topology_.route(src_node, dst_node);
-  latency = r.latency;
-  a.own_directions = r.directions;
+  latency = topology_.route_into(src_node, dst_node, a.own_directions);  // (the slot's buffer, reused)
   std::vector<FlowElement>& elements = class_elements_;
   elements.clear();
-  for (uint32_t d : r.directions) elements.push_back({link_capacity_[topology_.directions()[d].capacity_group], 1.0});
+  for (uint32_t d : a.own_directions) elements.push_back({link_capacity_[topology_.directions()[d].capacity_group], 1.0});
   if (copy_out_[src_node] != kNoConstraint) elements.push_back({copy_out_[src_node], 1.0});
   if (copy_in_[dst_node] != kNoConstraint) elements.push_back({copy_in_[dst_node], 1.0});
   return solver_.make_class(elements, copy_bound(src_node, dst_node));

@@ -228,17 +228,28 @@ int Topology::from_box0(int node0, int box) const {
 }
 
 Topology::Route Topology::route(int src, int dst) {
+  Route r;
+  r.latency = route_into(src, dst, r.directions);
+  return r;
+}
+
+Time Topology::route_into(int src, int dst, std::vector<uint32_t>& directions) {
+  directions.clear();
   const int bs = node_box(src), bd = node_box(dst);
   if (bs >= 0 && bs == bd) {
-    if (bs == 0) return box_route(src, dst);
-    Route r = box_route(to_box0(src), to_box0(dst));
     const uint32_t shift = static_cast<uint32_t>(bs) * static_cast<uint32_t>(box_.directions);
-    for (uint32_t& d : r.directions) d += shift;
-    return r;
+    return append_box_route(to_box0(src), to_box0(dst), shift, directions);
   }
-  if (bs >= 0 && bd >= 0) return fabric_route(src, dst);
+  if (bs >= 0 && bd >= 0) {
+    append_fabric_route(src, dst, directions);
+    int64_t ps = 0;
+    for (uint32_t d : directions) ps += directions_[d].latency.ps();
+    return Time::ps(ps);
+  }
   search_from(src, false, nullptr);  // a NIC, leaf or spine as an end: queries only
-  return searched_route(src, dst, false);
+  Route r = searched_route(src, dst, false);
+  directions = std::move(r.directions);
+  return r.latency;
 }
 
 int Topology::box_slot(int node0) const {
@@ -249,9 +260,9 @@ int Topology::box_slot(int node0) const {
 
 // The route from src0 to dst0 read off `via_of(node)`: the direction a node's route from src0
 // arrives by (-1: none). Walked twice, from the destination back: once to size the route, once
-// to fill it in order.
+// to fill it in order. Appended to `out`, each direction plus `shift`; returns its latency.
 template <class ViaOf>
-Topology::Route Topology::walk_route(int src0, int dst0, ViaOf via_of) const {
+Time Topology::append_walk(int src0, int dst0, ViaOf via_of, uint32_t shift, std::vector<uint32_t>& out) const {
   const auto no_route = [&] { return PlatformError(fmt::format("no route from {} to {}", names_[src0], names_[dst0])); };
   if (src0 == dst0) throw no_route();
   size_t hops = 0;
@@ -260,15 +271,16 @@ Topology::Route Topology::walk_route(int src0, int dst0, ViaOf via_of) const {
     if (via < 0) throw no_route();
     n = directions_[static_cast<size_t>(via)].from;
   }
-  Route r;
-  r.directions.resize(hops);
+  const size_t first = out.size();
+  out.resize(first + hops);
+  Time latency;
   for (int n = dst0; n != src0;) {
     const auto via = static_cast<uint32_t>(via_of(n));
-    r.directions[--hops] = via;
-    r.latency += directions_[via].latency;
+    out[first + --hops] = via + shift;
+    latency += directions_[via].latency;
     n = directions_[via].from;
   }
-  return r;
+  return latency;
 }
 
 // One search per source serves every destination: a random workload asks for most of a box's
@@ -277,6 +289,12 @@ Topology::Route Topology::walk_route(int src0, int dst0, ViaOf via_of) const {
 // (each GPU the source of one hop) keeps no tree; P=512 on one crossbar kept 1 MiB of them,
 // P=2048 16 MiB (docs/performance.md "Inlining, parked classes and page faults").
 Topology::Route Topology::box_route(int src0, int dst0) {
+  Route r;
+  r.latency = append_box_route(src0, dst0, 0, r.directions);
+  return r;
+}
+
+Time Topology::append_box_route(int src0, int dst0, uint32_t shift, std::vector<uint32_t>& out) {
   const int slots = box_.gpus + box_.hosts + box_.switches;
   if (trees_.empty()) {
     trees_.resize(static_cast<size_t>(slots));
@@ -291,7 +309,8 @@ Topology::Route Topology::box_route(int src0, int dst0) {
     search_from(src0, true, nullptr, first ? dst0 : -1);
     if (first) {
       searched_[src_slot] = 1;
-      return walk_route(src0, dst0, [&](int n) { return search_.reached(n) ? search_.via[static_cast<size_t>(n)] : -1; });
+      return append_walk(
+          src0, dst0, [&](int n) { return search_.reached(n) ? search_.via[static_cast<size_t>(n)] : -1; }, shift, out);
     }
     tree.resize(static_cast<size_t>(slots));
     for (int slot = 0; slot < slots; ++slot) {
@@ -301,7 +320,7 @@ Topology::Route Topology::box_route(int src0, int dst0) {
       tree[static_cast<size_t>(slot)] = search_.reached(n0) ? search_.via[n0] : -1;
     }
   }
-  return walk_route(src0, dst0, [&](int n) { return tree[static_cast<size_t>(box_slot(n))]; });
+  return append_walk(src0, dst0, [&](int n) { return tree[static_cast<size_t>(box_slot(n))]; }, shift, out);
 }
 
 std::vector<Topology::Route> Topology::routes(int src, int dst) {
@@ -331,36 +350,28 @@ std::vector<Topology::Route> Topology::routes(int src, int dst) {
 
 // Source GPU → its box route to its NIC's PCIe switch → NIC → leaf → (spine → leaf) → NIC →
 // PCIe switch → box route → destination. A host (or switch) as an end uses NIC 0.
-Topology::Route Topology::fabric_route(int src, int dst) {
+void Topology::append_fabric_route(int src, int dst, std::vector<uint32_t>& out) {
   const int bs = node_box(src), bd = node_box(dst);
   const int s0 = to_box0(src), d0 = to_box0(dst);
   const int ks = s0 < box_.gpus ? nic_of_gpu(s0, box_.gpus, nics_per_box_) : 0;
   const int kd = d0 < box_.gpus ? nic_of_gpu(d0, box_.gpus, nics_per_box_) : 0;
-  Route r;
   auto append_box = [&](int a0, int b0, int box) {
-    if (a0 == b0) return;
-    const Route part = box_route(a0, b0);
-    const uint32_t shift = static_cast<uint32_t>(box) * static_cast<uint32_t>(box_.directions);
-    for (uint32_t d : part.directions) r.directions.push_back(d + shift);
+    if (a0 != b0) append_box_route(a0, b0, static_cast<uint32_t>(box) * static_cast<uint32_t>(box_.directions), out);
   };
   auto leaf_of = [&](int n, int k) { return rail_ ? (n / nodes_per_leaf_) * nics_per_box_ + k : n / nodes_per_leaf_; };
   const uint32_t nic_s = nic_dir_base_ + 4 * static_cast<uint32_t>(bs * nics_per_box_ + ks);
   const uint32_t nic_d = nic_dir_base_ + 4 * static_cast<uint32_t>(bd * nics_per_box_ + kd);
   append_box(s0, nic_attach0_[static_cast<size_t>(ks)], bs);
-  r.directions.push_back(nic_s);      // PCIe switch → NIC
-  r.directions.push_back(nic_s + 2);  // NIC → leaf
+  out.push_back(nic_s);      // PCIe switch → NIC
+  out.push_back(nic_s + 2);  // NIC → leaf
   const int ls = leaf_of(bs, ks), ld = leaf_of(bd, kd);
   if (ls != ld) {
-    r.directions.push_back(spine_dir_base_ + 2 * static_cast<uint32_t>(ls));      // leaf → spine
-    r.directions.push_back(spine_dir_base_ + 2 * static_cast<uint32_t>(ld) + 1);  // spine → leaf
+    out.push_back(spine_dir_base_ + 2 * static_cast<uint32_t>(ls));      // leaf → spine
+    out.push_back(spine_dir_base_ + 2 * static_cast<uint32_t>(ld) + 1);  // spine → leaf
   }
-  r.directions.push_back(nic_d + 3);  // leaf → NIC
-  r.directions.push_back(nic_d + 1);  // NIC → PCIe switch
+  out.push_back(nic_d + 3);  // leaf → NIC
+  out.push_back(nic_d + 1);  // NIC → PCIe switch
   append_box(nic_attach0_[static_cast<size_t>(kd)], d0, bd);
-  int64_t ps = 0;
-  for (uint32_t d : r.directions) ps += directions_[d].latency.ps();
-  r.latency = Time::ps(ps);
-  return r;
 }
 
 // Dijkstra from `src` to every node, with a lexicographic cost. GPUs other than the source take

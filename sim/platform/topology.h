@@ -61,6 +61,10 @@ class Topology {
   // The route between two distinct nodes. Box-local routes are cached; routes between nodes are
   // composed from them on each call. Throws PlatformError if there is none.
   Route route(int src, int dst);
+  // The same route, its directions written into `directions` (cleared first) and its latency
+  // returned: a cluster's copies compose one each, and a buffer kept by the caller spares the
+  // allocations (five a route, about half of composing one).
+  Time route_into(int src, int dst, std::vector<uint32_t>& directions);
 
   // Every route between two distinct nodes of one box that shares no capacity group with another
   // (route(src, dst) first, then the best route avoiding the groups taken so far, and so on, at
@@ -86,9 +90,12 @@ class Topology {
   int to_box0(int node) const;          // box-local node in box 0's numbering
   int from_box0(int node0, int box) const;
   Route box_route(int src0, int dst0);  // box 0 numbering, read off trees_
+  // box_route()'s directions, each plus `shift` (box b's are box 0's plus b x its directions),
+  // appended to `out`; returns its latency.
+  Time append_box_route(int src0, int dst0, uint32_t shift, std::vector<uint32_t>& out);
   template <class ViaOf>
-  Route walk_route(int src0, int dst0, ViaOf via_of) const;
-  Route fabric_route(int src, int dst);
+  Time append_walk(int src0, int dst0, ViaOf via_of, uint32_t shift, std::vector<uint32_t>& out) const;
+  void append_fabric_route(int src, int dst, std::vector<uint32_t>& out);
   int box_slot(int node0) const;  // box 0 node -> 0.. (its GPUs, hosts, switches)
   // One shortest-path search from `src` into search_. `avoid` (optional, one flag per capacity
   // group): groups the routes may not cross. `target` (optional): the one node whose route is

@@ -31,7 +31,7 @@ void keep_protobuf_complaint(google::protobuf::LogLevel, const char*, int, const
 }
 
 // Parses `bytes` into `message`; false with the complaint kept when protobuf refuses them.
-bool parse_message(google::protobuf::Message& message, std::string_view bytes) {
+bool parse_message(google::protobuf::MessageLite& message, std::string_view bytes) {
   static std::once_flag installed;
   std::call_once(installed, [] { google::protobuf::SetLogHandler(keep_protobuf_complaint); });
   protobuf_complaint.clear();
@@ -195,7 +195,7 @@ ChakraEtFile parse_chakra_et(std::string_view bytes, const std::string& path) {
 
 std::string serialize_chakra_et(const ChakraEtFile& file) {
   std::string out;
-  const auto append = [&out](const google::protobuf::Message& m) {
+  const auto append = [&out](const google::protobuf::MessageLite& m) {
     const std::string bytes = m.SerializeAsString();
     append_length_prefix(out, bytes.size());
     out += bytes;

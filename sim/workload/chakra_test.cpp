@@ -177,8 +177,8 @@ TEST(Chakra, MalformedNodeMessageSaysWhatProtobufSaid) {
   bytes[bytes.find("NAME")] = '\xff';  // not UTF-8 in a proto3 string
   const auto msg = input_error_of([&] { parse_chakra_et(bytes, "u.0.et"); });
   EXPECT_NE(msg.find("u.0.et: malformed node message 1 at byte "), std::string::npos) << msg;
-  EXPECT_NE(msg.find("(protobuf: String field 'ChakraProtoMsg.Node.name' contains invalid UTF-8"), std::string::npos)
-      << msg;
+  // (The lite runtime, chakra_et_def.proto, does not name the field: the full one did.)
+  EXPECT_NE(msg.find("(protobuf: String field contains invalid UTF-8"), std::string::npos) << msg;
 }
 
 TEST(Chakra, GzipCompressedEtsAreInflated) {

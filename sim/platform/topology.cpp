@@ -240,12 +240,7 @@ Time Topology::route_into(int src, int dst, std::vector<uint32_t>& directions) {
     const uint32_t shift = static_cast<uint32_t>(bs) * static_cast<uint32_t>(box_.directions);
     return append_box_route(to_box0(src), to_box0(dst), shift, directions);
   }
-  if (bs >= 0 && bd >= 0) {
-    append_fabric_route(src, dst, directions);
-    int64_t ps = 0;
-    for (uint32_t d : directions) ps += directions_[d].latency.ps();
-    return Time::ps(ps);
-  }
+  if (bs >= 0 && bd >= 0) return append_fabric_route(src, dst, directions);
   search_from(src, false, nullptr);  // a NIC, leaf or spine as an end: queries only
   Route r = searched_route(src, dst, false);
   directions = std::move(r.directions);
@@ -350,28 +345,34 @@ std::vector<Topology::Route> Topology::routes(int src, int dst) {
 
 // Source GPU → its box route to its NIC's PCIe switch → NIC → leaf → (spine → leaf) → NIC →
 // PCIe switch → box route → destination. A host (or switch) as an end uses NIC 0.
-void Topology::append_fabric_route(int src, int dst, std::vector<uint32_t>& out) {
+Time Topology::append_fabric_route(int src, int dst, std::vector<uint32_t>& out) {
   const int bs = node_box(src), bd = node_box(dst);
   const int s0 = to_box0(src), d0 = to_box0(dst);
   const int ks = s0 < box_.gpus ? nic_of_gpu(s0, box_.gpus, nics_per_box_) : 0;
   const int kd = d0 < box_.gpus ? nic_of_gpu(d0, box_.gpus, nics_per_box_) : 0;
+  Time latency;
   auto append_box = [&](int a0, int b0, int box) {
-    if (a0 != b0) append_box_route(a0, b0, static_cast<uint32_t>(box) * static_cast<uint32_t>(box_.directions), out);
+    if (a0 != b0) latency += append_box_route(a0, b0, static_cast<uint32_t>(box) * static_cast<uint32_t>(box_.directions), out);
+  };
+  auto append = [&](uint32_t d) {
+    out.push_back(d);
+    latency += directions_[d].latency;
   };
   auto leaf_of = [&](int n, int k) { return rail_ ? (n / nodes_per_leaf_) * nics_per_box_ + k : n / nodes_per_leaf_; };
   const uint32_t nic_s = nic_dir_base_ + 4 * static_cast<uint32_t>(bs * nics_per_box_ + ks);
   const uint32_t nic_d = nic_dir_base_ + 4 * static_cast<uint32_t>(bd * nics_per_box_ + kd);
   append_box(s0, nic_attach0_[static_cast<size_t>(ks)], bs);
-  out.push_back(nic_s);      // PCIe switch → NIC
-  out.push_back(nic_s + 2);  // NIC → leaf
+  append(nic_s);      // PCIe switch → NIC
+  append(nic_s + 2);  // NIC → leaf
   const int ls = leaf_of(bs, ks), ld = leaf_of(bd, kd);
   if (ls != ld) {
-    out.push_back(spine_dir_base_ + 2 * static_cast<uint32_t>(ls));      // leaf → spine
-    out.push_back(spine_dir_base_ + 2 * static_cast<uint32_t>(ld) + 1);  // spine → leaf
+    append(spine_dir_base_ + 2 * static_cast<uint32_t>(ls));      // leaf → spine
+    append(spine_dir_base_ + 2 * static_cast<uint32_t>(ld) + 1);  // spine → leaf
   }
-  out.push_back(nic_d + 3);  // leaf → NIC
-  out.push_back(nic_d + 1);  // NIC → PCIe switch
+  append(nic_d + 3);  // leaf → NIC
+  append(nic_d + 1);  // NIC → PCIe switch
   append_box(nic_attach0_[static_cast<size_t>(kd)], d0, bd);
+  return latency;
 }
 
 // Dijkstra from `src` to every node, with a lexicographic cost. GPUs other than the source take

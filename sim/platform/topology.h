@@ -95,7 +95,7 @@ class Topology {
   Time append_box_route(int src0, int dst0, uint32_t shift, std::vector<uint32_t>& out);
   template <class ViaOf>
   Time append_walk(int src0, int dst0, ViaOf via_of, uint32_t shift, std::vector<uint32_t>& out) const;
-  void append_fabric_route(int src, int dst, std::vector<uint32_t>& out);
+  Time append_fabric_route(int src, int dst, std::vector<uint32_t>& out);  // appended; its latency
   int box_slot(int node0) const;  // box 0 node -> 0.. (its GPUs, hosts, switches)
   // One shortest-path search from `src` into search_. `avoid` (optional, one flag per capacity
   // group): groups the routes may not cross. `target` (optional): the one node whose route is

@@ -78,6 +78,7 @@ FlowClassId FlowSolver::make_class(std::span<const FlowElement> elements, double
   }
   FlowClass& k = classes_[id];
   k.elements.clear();  // a reused id keeps its array
+  k.elements.reserve(merged.size());  // (grown by push_back: four allocations a class, three freed)
   for (const FlowElement& e : merged) k.elements.push_back({e.constraint, 0, e.weight, 0});
   k.bound = bound;
   k.ceiling_capacities = UINT64_MAX;  // (a reused id's ceiling was another class's)
@@ -554,13 +555,13 @@ void FlowSolver::fill_build() {
         c.remaining -= ent.demand * g.lambda;
       }
     }
-    if (c.unfixed > 0 && c.demand > 0) fill_list_.emplace_back(std::max(0.0, c.remaining) / c.demand, cid);
+    if (c.unfixed > 0 && c.demand > 0) {
+      c.fill_pos = static_cast<int32_t>(fill_list_.size());  // (the heap's append sets its own)
+      fill_list_.emplace_back(std::max(0.0, c.remaining) / c.demand, cid);
+    }
   }
   fill_scan_ = fill_list_.size() <= kFillScan;
-  if (fill_scan_) {
-    for (size_t i = 0; i < fill_list_.size(); ++i) constraints_[fill_list_[i].second].fill_pos = static_cast<int32_t>(i);
-    return;
-  }
+  if (fill_scan_) return;
   for (const auto& [share, cid] : fill_list_) fill_.append(cid, share);
   fill_list_.clear();
   fill_.heapify();

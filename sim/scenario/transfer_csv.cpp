@@ -263,9 +263,9 @@ void index_transfers_csv(const std::string& path, const NodeDirectory& nodes, Tr
 }
 
 namespace {
-// Heap order for TransferCsvStream: the top is the smallest (start, row).
-bool later_row(const TransferCsvStream::Held& a, const TransferCsvStream::Held& b) {
-  return b.start < a.start || (b.start == a.start && b.row < a.row);
+// The order rows are taken in: (start, row).
+bool earlier_row(const TransferCsvStream::Held& a, const TransferCsvStream::Held& b) {
+  return a.start < b.start || (a.start == b.start && a.row < b.row);
 }
 }  // namespace
 
@@ -283,35 +283,43 @@ TransferCsvStream::TransferCsvStream(const TransferWorkloadSpec& spec, NodeDirec
 }
 
 // The first chunk comes from the rows kept at load (read where they are); the others from the file.
+// Either way the chunk becomes one run, sorted.
 void TransferCsvStream::read_chunk() {
   const size_t k = next_chunk_++;
   const TransferCsvChunk& c = spec_.csv_chunks[k];
-  // Room for the chunk's rows beyond the free slots, grown at least twofold (see
-  // index_transfers_csv(): no row moved to fresh pages as the vectors grow).
-  const auto make_room = [](auto& v, size_t need) {
-    if (need > v.capacity()) v.reserve(std::max(need, 2 * v.capacity()));
-  };
-  make_room(pending_, pending_.size() + c.rows);
+  std::vector<Held> run;
+  run.reserve(c.rows);
   if (k == 0) {  // served from the spec: not copied until taken
-    for (uint32_t i = 0; i < spec_.csv_first_chunk.size(); ++i) {
-      pending_.push_back(Held{spec_.csv_first_chunk[i].start, next_row_++, kFirstChunk | i});
-      std::push_heap(pending_.begin(), pending_.end(), later_row);
-    }
+    for (uint32_t i = 0; i < spec_.csv_first_chunk.size(); ++i)
+      run.push_back(Held{spec_.csv_first_chunk[i].start, next_row_++, kFirstChunk | i});
   } else {
-    make_room(rows_, rows_.size() + (c.rows > free_slots_.size() ? c.rows - free_slots_.size() : 0));
+    // Room for the chunk's rows beyond the free slots, grown at least twofold (see
+    // index_transfers_csv(): no row moved to fresh pages as the vector grows).
+    const size_t need = rows_.size() + (c.rows > free_slots_.size() ? c.rows - free_slots_.size() : 0);
+    if (need > rows_.capacity()) rows_.reserve(std::max(need, 2 * rows_.capacity()));
     reader_->seek(c.offset, c.line);
     for (uint32_t i = 0; i < c.rows; ++i) {
       std::optional<TransferSpec> t = reader_->next();
       if (!t)
         throw InputError(SourceLocation{spec_.transfers_csv, reader_->line(), 0}, "",
                          "the file changed while parallax ran: fewer rows than when the scenario was loaded");
-      hold(std::move(*t));
+      hold(std::move(*t), run);
     }
   }
-  most_held_ = std::max(most_held_, pending_.size());
+  if (!std::is_sorted(run.begin(), run.end(), earlier_row)) std::sort(run.begin(), run.end(), earlier_row);
+  held_ += run.size();
+  most_held_ = std::max(most_held_, held_);
+  if (run.empty()) return;
+  runs_.push_back(Run{std::move(run), 0});
+  heads_.push_back(static_cast<uint32_t>(runs_.size() - 1));
+  std::push_heap(heads_.begin(), heads_.end(), [this](uint32_t a, uint32_t b) { return later_head(a, b); });
 }
 
-void TransferCsvStream::hold(TransferSpec&& t) {
+bool TransferCsvStream::later_head(uint32_t a, uint32_t b) const {
+  return earlier_row(runs_[b].rows[runs_[b].next], runs_[a].rows[runs_[a].next]);
+}
+
+void TransferCsvStream::hold(TransferSpec&& t, std::vector<Held>& run) {
   uint32_t slot = 0;
   if (free_slots_.empty()) {
     slot = static_cast<uint32_t>(rows_.size());
@@ -321,21 +329,32 @@ void TransferCsvStream::hold(TransferSpec&& t) {
     free_slots_.pop_back();
     rows_[slot] = CsvTransfer{std::move(t), next_row_};
   }
-  pending_.push_back(Held{rows_[slot].spec.start, next_row_++, slot});
-  std::push_heap(pending_.begin(), pending_.end(), later_row);
+  run.push_back(Held{rows_[slot].spec.start, next_row_++, slot});
 }
 
 // A chunk not read yet may hold a row before the earliest one held: read until none can.
 const TransferCsvStream::Held* TransferCsvStream::peek() {
-  while (next_chunk_ < later_min_.size() && (pending_.empty() || later_min_[next_chunk_] < pending_.front().start))
-    read_chunk();
-  return pending_.empty() ? nullptr : &pending_.front();
+  const auto head = [this]() -> const Held* {
+    if (heads_.empty()) return nullptr;
+    const Run& r = runs_[heads_.front()];
+    return &r.rows[r.next];
+  };
+  while (next_chunk_ < later_min_.size() && (heads_.empty() || later_min_[next_chunk_] < head()->start)) read_chunk();
+  return head();
 }
 
 CsvTransfer TransferCsvStream::take() {
-  std::pop_heap(pending_.begin(), pending_.end(), later_row);
-  const Held h = pending_.back();
-  pending_.pop_back();
+  const auto later = [this](uint32_t a, uint32_t b) { return later_head(a, b); };
+  std::pop_heap(heads_.begin(), heads_.end(), later);
+  Run& r = runs_[heads_.back()];
+  const Held h = r.rows[r.next++];
+  --held_;
+  if (r.next < r.rows.size()) {
+    std::push_heap(heads_.begin(), heads_.end(), later);
+  } else {
+    heads_.pop_back();
+    r.rows = std::vector<Held>{};
+  }
   if (h.slot & kFirstChunk) return CsvTransfer{spec_.csv_first_chunk[h.slot & ~kFirstChunk], h.row};
   free_slots_.push_back(h.slot);
   return std::move(rows_[h.slot]);

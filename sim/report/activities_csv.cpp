@@ -1,6 +1,7 @@
 // File: sim/report/activities_csv.cpp
 #include "sim/report/activities_csv.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include "sim/report/activity_log_check.h"
@@ -12,14 +13,14 @@ namespace parallax {
 namespace {
 
 // Shortest text that reads back to the same double; integral values print without ".0".
-std::string format_count(double v) { return fmt::format("{}", v); }
+std::string format_count(double v) { return fmt::format(FMT_COMPILE("{}"), v); }
 
 // docs/metrics.md#throughput_gbps: bytes / duration_s / 1e9, empty for kernels and zero durations.
 std::string format_throughput(const ActivityRecord& r) {
   const int64_t duration_ps = (r.end - r.start).ps();
   if (r.kind == ActivityKind::kernel || duration_ps <= 0) return {};
   // bytes / (ps * 1e-12 s) / 1e9 = bytes * 1e3 / ps
-  return fmt::format("{}", r.bytes * 1e3 / static_cast<double>(duration_ps));
+  return fmt::format(FMT_COMPILE("{}"), r.bytes * 1e3 / static_cast<double>(duration_ps));
 }
 
 std::string format_route(const ActivityRecord& r, const ActivityLog& log) {
@@ -46,8 +47,8 @@ void write_activities_csv(std::ostream& out, const ActivityLog& log) {
   std::vector<std::string> row;
   for (const ActivityRecord& r : log.records) {
     row.clear();
-    row.push_back(fmt::format("{}", r.id));
-    row.push_back(fmt::format("{}", r.parent));
+    row.push_back(fmt::format(FMT_COMPILE("{}"), r.id));
+    row.push_back(fmt::format(FMT_COMPILE("{}"), r.parent));
     row.emplace_back(to_string(r.kind));
     row.push_back(r.name);
     row.push_back(r.src);

@@ -5,15 +5,18 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <set>
 #include <sstream>
 #include <tuple>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "sim/report/link_activity.h"
 #include "sim/report/report_test_log.h"
+#include "sim/report/trace_event_writer.h"
 #include "sim/report/trace_tracks.h"
 
 namespace parallax {
@@ -422,6 +425,66 @@ TEST(LinkActivity, BytesAndBusyTime) {
   EXPECT_EQ(links[0].transfers, 3u);
   EXPECT_EQ(links[0].busy, Time::us(5 + 1));  // [1,6) and [7,8)
   EXPECT_EQ(links[2].busy, Time::us(3));
+}
+
+// The writer's text, byte for byte: every kind of event, a name that needs escaping, nested args
+// and the metadata object.
+TEST(TraceEventWriter, WritesExactlyThisText) {
+  std::ostringstream out;
+  TraceEventWriter w(out);
+  w.process_name(1, "GPU 0");
+  w.thread_sort_index(1, 2, 3);
+  w.complete(1, 2, "copy", "say \"hi\"\n", Time::ps(1234567), Time::ps(-5),
+             TraceArgs().integer("id", -7).text("src", "gpu0").fixed("GB/s", 12.3456, 3));
+  w.async_begin(2, 0, "collective", "ar", 18446744073709551615u, Time::zero(), TraceArgs());
+  w.async_end(2, 0, "collective", "ar", 9, Time::us(2));
+  w.flow_start(1, 1, "copy", "c", 4, Time::ps(1));
+  w.flow_end(1, 2, "copy", "c", 4, Time::ps(1));
+  w.counter(3, "active", Time::ms(1), TraceArgs().integer("flows", 2).number("x", 0.1));
+  w.global_instant("cut", Time::ps(999999), TraceArgs().object("o", TraceArgs().integer("a", 1)));
+  w.finish(TraceArgs().text("note", "n"));
+  EXPECT_EQ(out.str(),
+            "{\"traceEvents\":[\n"
+            "{\"ph\":\"M\",\"pid\":1,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"GPU 0\"}},\n"
+            "{\"ph\":\"M\",\"pid\":1,\"tid\":2,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":3}},\n"
+            "{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"name\":\"say \\\"hi\\\"\\n\",\"cat\":\"copy\",\"ts\":1.234567,"
+            "\"dur\":-0.000005,\"args\":{\"id\":-7,\"src\":\"gpu0\",\"GB/s\":12.346}},\n"
+            "{\"ph\":\"b\",\"pid\":2,\"tid\":0,\"name\":\"ar\",\"cat\":\"collective\",\"id\":18446744073709551615,"
+            "\"ts\":0.000000},\n"
+            "{\"ph\":\"e\",\"pid\":2,\"tid\":0,\"name\":\"ar\",\"cat\":\"collective\",\"id\":9,\"ts\":2.000000},\n"
+            "{\"ph\":\"s\",\"pid\":1,\"tid\":1,\"name\":\"c\",\"cat\":\"copy\",\"id\":4,\"ts\":0.000001},\n"
+            "{\"ph\":\"f\",\"pid\":1,\"tid\":2,\"name\":\"c\",\"cat\":\"copy\",\"id\":4,\"ts\":0.000001,\"bp\":\"e\"},\n"
+            "{\"ph\":\"C\",\"pid\":3,\"tid\":0,\"name\":\"active\",\"ts\":1000.000000,\"args\":{\"flows\":2,\"x\":0.1}},\n"
+            "{\"ph\":\"i\",\"pid\":0,\"tid\":0,\"name\":\"cut\",\"s\":\"g\",\"ts\":0.999999,\"args\":{\"o\":{\"a\":1}}}\n"
+            "],\n\"displayTimeUnit\":\"ns\",\n\"metadata\":{\"note\":\"n\"}\n}\n");
+  EXPECT_EQ(json_string("caf\xc3\xa9 \x01"), "\"caf\xc3\xa9 \\u0001\"");
+  EXPECT_EQ(json_string("bad \xff"), "\"bad \xef\xbf\xbd\"");
+}
+
+// A fixed-precision argument is fmt's "{:.Nf}" text: the exact value rounded, ties to even.
+TEST(TraceEventWriter, FixedArgumentsRoundAsFmtDoes) {
+  std::vector<double> values = {0.0, -0.0, 0.125, 0.375, 2.5e-3, 1.0005, -1.0005, 1e-300, 123456789.0125, 1e22, -7.5};
+  for (int k = -4000; k <= 4000; ++k) {
+    values.push_back(k / 8.0);
+    values.push_back(k / 1024.0);
+    values.push_back(k * 0.001);
+    values.push_back(k * 1.37e5 / 3.0);
+  }
+  uint64_t x = 0x2545f4914f6cdd1du;
+  for (int i = 0; i < 20000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    double v;
+    const uint64_t bits = (x & 0x800fffffffffffffu) | (((x >> 52) % 140 + 960) << 52);  // 2^-63 .. 2^76
+    std::memcpy(&v, &bits, sizeof v);
+    values.push_back(v);
+  }
+  for (double v : values)
+    for (int d : {0, 2, 3, 6}) {
+      const std::string want = fmt::format("{{\"v\":{:.{}f}}}", v, d);
+      ASSERT_EQ(TraceArgs().fixed("v", v, d).json(), want) << v << " at " << d;
+    }
 }
 
 }  // namespace

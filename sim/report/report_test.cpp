@@ -232,6 +232,29 @@ TEST(FixedDecimal, PicosecondsPrintExactly) {
   EXPECT_THROW(format_scaled_integer(1, 19), std::invalid_argument);
 }
 
+// The digits written directly are those of the formula they replaced, for every precision.
+TEST(FixedDecimal, WrittenDigitsMatchTheFormatFormula) {
+  const auto by_format = [](int64_t value, int decimals) {
+    const bool negative = value < 0;
+    const uint64_t magnitude = negative ? uint64_t{0} - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+    uint64_t scale = 1;
+    for (int i = 0; i < decimals; ++i) scale *= 10;
+    if (decimals == 0) return fmt::format("{}{}", negative ? "-" : "", magnitude / scale);
+    return fmt::format("{}{}.{:0{}}", negative ? "-" : "", magnitude / scale, magnitude % scale, decimals);
+  };
+  uint64_t x = 0x9e3779b97f4a7c15u;
+  std::vector<int64_t> values = {0, 1, -1, 9, 10, 999999, 1000000, std::numeric_limits<int64_t>::max(),
+                                 std::numeric_limits<int64_t>::min()};
+  for (int i = 0; i < 3000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    values.push_back(static_cast<int64_t>(x >> (x % 64)));  // every magnitude, both signs
+  }
+  for (int64_t v : values)
+    for (int d = 0; d <= 18; ++d) ASSERT_EQ(format_scaled_integer(v, d), by_format(v, d)) << v << " at " << d;
+}
+
 TEST(Csv, QuotesPerRfc4180) {
   EXPECT_EQ(csv_field("plain"), "plain");
   EXPECT_EQ(csv_field("a,b"), "\"a,b\"");

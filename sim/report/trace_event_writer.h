@@ -31,6 +31,7 @@ class TraceArgs {
   std::string json() const { return "{" + body_ + "}"; }
 
  private:
+  friend class TraceEventWriter;  // appends body_ in place of json()'s copy
   void key(std::string_view k);
   std::string body_;
 };
@@ -75,6 +76,8 @@ class TraceEventWriter {
 
  private:
   void begin_event(char phase, int pid, int tid, std::string_view name);
+  // ,"cat":<cat>,"id":<id>,"ts":<at>: what async and flow events carry.
+  void cat_id_ts(std::string_view cat, uint64_t id, Time at);
   void end_event(const TraceArgs* args);
   void flush_if_large();
 

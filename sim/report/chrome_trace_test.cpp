@@ -353,6 +353,35 @@ TEST(ChromeTraceAnnotations, NamedTracksHoldTheirKernels) {
     }
 }
 
+// A cut trace keeps the args and the named track of the activities it writes (gemm and h2d at
+// max_records = 2), and nothing of those it leaves out (attn).
+TEST(ChromeTraceAnnotations, ACutTraceKeepsTheArgsOfWhatItWrites) {
+  TraceAnnotations notes;
+  notes.activity_args.push_back({.activity = 2, .numbers = {{"slowdown", 3.0}}, .track = "LS kernels"});
+  notes.activity_args.push_back({.activity = 1, .numbers = {{"slowdown", 2.0}}, .track = "BE kernels"});
+  notes.activity_args.push_back({.activity = 8, .numbers = {{"wait_s", 0.5}}});
+  const ParsedTrace t = write_and_parse(testing::make_test_log(), {.max_records = 2}, nullptr, notes);
+  const std::vector<std::string> threads = t.threads_of(t.pid_of("GPU 0 (H100-SXM5)"));
+  EXPECT_EQ(std::count(threads.begin(), threads.end(), "BE kernels"), 1);
+  EXPECT_EQ(std::count(threads.begin(), threads.end(), "LS kernels"), 0);
+  int slices = 0;
+  for (const json& e : t.doc.at("traceEvents")) {
+    if (e.at("ph") != "X" || !e.contains("args") || !e.at("args").contains("id")) continue;
+    const json& a = e.at("args");
+    if (a.at("id") == 1) {
+      ++slices;
+      EXPECT_EQ(a.at("slowdown").get<double>(), 2.0);
+      EXPECT_EQ(t.thread.at({e.at("pid").get<int>(), e.at("tid").get<int>()}), "BE kernels");
+    }
+    if (a.at("id") == 8) {
+      ++slices;
+      EXPECT_EQ(a.at("wait_s").get<double>(), 0.5);
+    }
+    EXPECT_NE(a.at("id"), 2) << e.dump();
+  }
+  EXPECT_EQ(slices, 3);  // gemm's slice, h2d's on host0 and on gpu0
+}
+
 // 20000 back-to-back kernels of 1 µs, each with a request and a counter sample: a limit of 500
 // activities keeps the file to a few per cent of the whole, and nothing in it lies past the cut.
 TEST(ChromeTraceAnnotations, TraceLimitBoundsTheWholeFile) {

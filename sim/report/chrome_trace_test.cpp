@@ -43,6 +43,13 @@ struct ParsedTrace {
     for (auto& [tid, name] : sorted) names.push_back(name);
     return names;
   }
+  // The complete slices ("X") that name their activity (args.id), in file order.
+  std::vector<const json*> activity_slices() const {
+    std::vector<const json*> slices;
+    for (const json& e : doc.at("traceEvents"))
+      if (e.at("ph") == "X" && e.contains("args") && e.at("args").contains("id")) slices.push_back(&e);
+    return slices;
+  }
 };
 
 ParsedTrace write_and_parse(const ActivityLog& log, ChromeTraceOptions options = {},
@@ -263,16 +270,15 @@ TEST(ChromeTraceAnnotations, ActivityArgsLandOnTheirSliceAfterThePlatformsOwn) {
   notes.activity_args.push_back({.activity = 99, .numbers = {{"slowdown", 3.0}}});  // not in the log: skipped
   const ParsedTrace t = write_and_parse(testing::make_test_log(), {}, nullptr, notes);
   int with = 0;
-  for (const json& e : t.doc.at("traceEvents")) {
-    if (e.at("ph") != "X" || !e.contains("args") || !e.at("args").contains("id")) continue;
-    const json& a = e.at("args");
+  for (const json* e : t.activity_slices()) {
+    const json& a = e->at("args");
     if (a.at("id") == 2) {
       ++with;
       EXPECT_EQ(a.at("solo_s").get<double>(), 5e-7);
       EXPECT_EQ(a.at("slowdown").get<double>(), 2.0);
       EXPECT_TRUE(a.contains("flops"));  // the platform's args stay
     } else {
-      EXPECT_FALSE(a.contains("slowdown")) << e.dump();
+      EXPECT_FALSE(a.contains("slowdown")) << e->dump();
     }
   }
   EXPECT_EQ(with, 1);
@@ -365,19 +371,18 @@ TEST(ChromeTraceAnnotations, ACutTraceKeepsTheArgsOfWhatItWrites) {
   EXPECT_EQ(std::count(threads.begin(), threads.end(), "BE kernels"), 1);
   EXPECT_EQ(std::count(threads.begin(), threads.end(), "LS kernels"), 0);
   int slices = 0;
-  for (const json& e : t.doc.at("traceEvents")) {
-    if (e.at("ph") != "X" || !e.contains("args") || !e.at("args").contains("id")) continue;
-    const json& a = e.at("args");
+  for (const json* e : t.activity_slices()) {
+    const json& a = e->at("args");
     if (a.at("id") == 1) {
       ++slices;
       EXPECT_EQ(a.at("slowdown").get<double>(), 2.0);
-      EXPECT_EQ(t.thread.at({e.at("pid").get<int>(), e.at("tid").get<int>()}), "BE kernels");
+      EXPECT_EQ(t.thread.at({e->at("pid").get<int>(), e->at("tid").get<int>()}), "BE kernels");
     }
     if (a.at("id") == 8) {
       ++slices;
       EXPECT_EQ(a.at("wait_s").get<double>(), 0.5);
     }
-    EXPECT_NE(a.at("id"), 2) << e.dump();
+    EXPECT_NE(a.at("id"), 2) << e->dump();
   }
   EXPECT_EQ(slices, 3);  // gemm's slice, h2d's on host0 and on gpu0
 }

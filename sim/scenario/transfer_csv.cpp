@@ -284,6 +284,13 @@ TransferCsvStream::TransferCsvStream(const TransferWorkloadSpec& spec, NodeDirec
 
 // The first chunk comes from the rows kept at load (read where they are); the others from the file.
 // Either way the chunk becomes one run, sorted.
+// heads_ is a std:: heap (a max-heap): the run whose next row comes later ranks lower.
+auto TransferCsvStream::later_head() const {
+  return [this](uint32_t a, uint32_t b) {
+    return earlier_row(runs_[b].rows[runs_[b].next], runs_[a].rows[runs_[a].next]);
+  };
+}
+
 void TransferCsvStream::read_chunk() {
   const size_t k = next_chunk_++;
   const TransferCsvChunk& c = spec_.csv_chunks[k];
@@ -312,11 +319,7 @@ void TransferCsvStream::read_chunk() {
   if (run.empty()) return;
   runs_.push_back(Run{std::move(run), 0});
   heads_.push_back(static_cast<uint32_t>(runs_.size() - 1));
-  std::push_heap(heads_.begin(), heads_.end(), [this](uint32_t a, uint32_t b) { return later_head(a, b); });
-}
-
-bool TransferCsvStream::later_head(uint32_t a, uint32_t b) const {
-  return earlier_row(runs_[b].rows[runs_[b].next], runs_[a].rows[runs_[a].next]);
+  std::push_heap(heads_.begin(), heads_.end(), later_head());
 }
 
 void TransferCsvStream::hold(TransferSpec&& t, std::vector<Held>& run) {
@@ -344,7 +347,7 @@ const TransferCsvStream::Held* TransferCsvStream::peek() {
 }
 
 CsvTransfer TransferCsvStream::take() {
-  const auto later = [this](uint32_t a, uint32_t b) { return later_head(a, b); };
+  const auto later = later_head();
   std::pop_heap(heads_.begin(), heads_.end(), later);
   Run& r = runs_[heads_.back()];
   const Held h = r.rows[r.next++];

@@ -114,7 +114,7 @@ class TransferCsvStream {
   };
   void read_chunk();
   void hold(TransferSpec&& t, std::vector<Held>& run);
-  bool later_head(uint32_t a, uint32_t b) const;
+  auto later_head() const;  // the order of heads_ (transfer_csv.cpp)
 
   const TransferWorkloadSpec& spec_;
   NodeDirectory nodes_;

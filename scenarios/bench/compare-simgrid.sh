@@ -17,6 +17,10 @@
 #   REPEAT=3 ...                                  runs each side 3 times, alternately, and keeps each
 #                                                 side's least wall (on a noisy VM one run's walls move
 #                                                 by 30-50 %: docs/performance.md "Against SimGrid")
+#   WORKLOADS="random" RANDOM_SIZES="5000 10000 15000" ...
+#                                                 only those workloads (default: ring hybrid random) and
+#                                                 those transfer counts (default: 1000 10000 20000, and
+#                                                 100000 parallax-only): where the ratio moves with N
 set -eu
 LC_NUMERIC=C  # $EPOCHREALTIME with a point as its decimal separator
 here=$(cd "$(dirname "$0")" && pwd)
@@ -78,16 +82,23 @@ PY
 }
 
 echo "workload,param,simgrid_simulated_s,parallax_simulated_s,rel_diff,simgrid_wall_s,parallax_wall_s,speedup${BEFORE:+,before_wall_s,before_speedup}"
-for P in 8 64 512 2048 ${FULL:+4096}; do
-  row ring "P=$P" "ring $P $GiB" "$here/ring.yaml --set hardware.gpus=$P"
-done
-for B in $MiB $((64 * MiB)) $GiB; do
-  row hybrid "bytes=$B" "hybrid 8 $B" "$here/hybrid.yaml --set workload.collectives.0.bytes=$B --set output.trace=false --set output.activities_csv=false"
-  row hybrid_shared_uplink "bytes=$B" "hybrid 8 $B shared" "$here/hybrid.yaml --set workload.collectives.0.bytes=$B --set hardware.topology.uplink.duplex=half --set output.trace=false --set output.activities_csv=false"
-done
-for N in 1000 10000 20000 ${FULL:+30000} 100000; do
-  python3 "$here/random_transfers.py" "$N" 1 "$work/random_$N.csv"
-  fargs="random $N 1"
-  [ "$N" = 100000 ] && fargs=""   # SimGrid did not finish N=100000 in 15 min
-  row random "N=$N" "$fargs" "$here/random.yaml --set workload.transfers_csv=$work/random_$N.csv" random
-done
+wants() { [[ " ${WORKLOADS:-ring hybrid random} " == *" $1 "* ]]; }
+if wants ring; then
+  for P in 8 64 512 2048 ${FULL:+4096}; do
+    row ring "P=$P" "ring $P $GiB" "$here/ring.yaml --set hardware.gpus=$P"
+  done
+fi
+if wants hybrid; then
+  for B in $MiB $((64 * MiB)) $GiB; do
+    row hybrid "bytes=$B" "hybrid 8 $B" "$here/hybrid.yaml --set workload.collectives.0.bytes=$B --set output.trace=false --set output.activities_csv=false"
+    row hybrid_shared_uplink "bytes=$B" "hybrid 8 $B shared" "$here/hybrid.yaml --set workload.collectives.0.bytes=$B --set hardware.topology.uplink.duplex=half --set output.trace=false --set output.activities_csv=false"
+  done
+fi
+if wants random; then
+  for N in ${RANDOM_SIZES:-1000 10000 20000 ${FULL:+30000} 100000}; do
+    python3 "$here/random_transfers.py" "$N" 1 "$work/random_$N.csv"
+    fargs="random $N 1"
+    [ "$N" = 100000 ] && fargs=""   # SimGrid did not finish N=100000 in 15 min
+    row random "N=$N" "$fargs" "$here/random.yaml --set workload.transfers_csv=$work/random_$N.csv" random
+  done
+fi

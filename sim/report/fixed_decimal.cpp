@@ -11,7 +11,7 @@ namespace parallax {
 
 char* write_scaled_integer(char* out, int64_t value, int decimals) {
   if (decimals < 0 || decimals > 18) {
-    throw std::invalid_argument(fmt::format("format_scaled_integer: decimals {} not in 0..18", decimals));
+    throw std::invalid_argument(fmt::format("scaled integer: decimals {} not in 0..18", decimals));
   }
   // Work on the magnitude as unsigned so that INT64_MIN is representable.
   const bool negative = value < 0;

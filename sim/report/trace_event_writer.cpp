@@ -39,6 +39,14 @@ void put(Out& out, std::string_view s) {
   out.append(s.data(), s.data() + s.size());
 }
 
+// A TraceArgs body as the JSON object it is.
+template <typename Out>
+void put_object(Out& out, std::string_view body) {
+  out.push_back('{');
+  put(out, body);
+  out.push_back('}');
+}
+
 template <typename Out>
 void put_json_string(Out& out, std::string_view s) {
   if (!plain_json(s)) return put(out, escaped_json(s));
@@ -110,9 +118,7 @@ TraceArgs& TraceArgs::text(std::string_view k, std::string_view value) {
 
 TraceArgs& TraceArgs::object(std::string_view k, const TraceArgs& value) {
   key(k);
-  body_.push_back('{');
-  body_ += value.body_;
-  body_.push_back('}');
+  put_object(body_, value.body_);
   return *this;
 }
 
@@ -143,9 +149,8 @@ void TraceEventWriter::cat_id_ts(std::string_view cat, uint64_t id, Time at) {
 
 void TraceEventWriter::end_event(const TraceArgs* args) {
   if (args != nullptr && !args->empty()) {
-    put(buffer_, ",\"args\":{");
-    put(buffer_, args->body_);
-    buffer_.push_back('}');
+    put(buffer_, ",\"args\":");
+    put_object(buffer_, args->body_);
   }
   buffer_.push_back('}');
   flush_if_large();
@@ -241,9 +246,8 @@ void TraceEventWriter::finish(const TraceArgs& metadata) {
   finished_ = true;
   put(buffer_, "\n],\n\"displayTimeUnit\":\"ns\"");
   if (!metadata.empty()) {
-    put(buffer_, ",\n\"metadata\":{");
-    put(buffer_, metadata.body_);
-    buffer_.push_back('}');
+    put(buffer_, ",\n\"metadata\":");
+    put_object(buffer_, metadata.body_);
   }
   put(buffer_, "\n}\n");
   out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
